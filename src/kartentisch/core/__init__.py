@@ -1,0 +1,1 @@
+"""The game protocol every kartentisch game implements (see ``protocol``)."""

@@ -1,0 +1,97 @@
+"""Typed rules options: frozen dataclasses read from plain dictionaries with clear errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from kartentisch.core.errors import InvalidOptionsError
+
+O = TypeVar("O")
+
+
+def options_from_dict(cls: type[O], data: Mapping[str, Any] | None) -> O:
+    """Build an options dataclass ``cls`` from ``data``, rejecting unknown keys and bad values.
+
+    Values given as strings (from a command line) are converted to the field's type.
+    Fields may declare allowed values with ``metadata={"choices": (...)}``.
+    """
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls!r} is not an options dataclass")
+    data = dict(data or {})
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise InvalidOptionsError(
+            f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(fields))}"
+        )
+    values: dict[str, Any] = {}
+    for name, raw in data.items():
+        values[name] = _convert(name, raw, hints[name], fields[name])
+    return cls(**values)
+
+
+def options_to_dict(options: object) -> dict[str, Any]:
+    """Return the options as a JSON-ready dictionary."""
+    if not dataclasses.is_dataclass(options) or isinstance(options, type):
+        raise TypeError(f"{options!r} is not an options instance")
+    return dataclasses.asdict(options)
+
+
+def describe_options(cls: type[Any]) -> list[tuple[str, str, str]]:
+    """List ``(name, default, allowed values)`` for help texts."""
+    rows = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        kind = hints[f.name]
+        choices = f.metadata.get("choices")
+        if choices is not None:
+            allowed = "|".join(str(c) for c in choices)
+        elif kind is bool:
+            allowed = "true|false"
+        else:
+            allowed = getattr(kind, "__name__", str(kind))
+        rows.append((f.name, _show(f.default), allowed))
+    return rows
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _convert(name: str, raw: Any, kind: Any, field: dataclasses.Field[Any]) -> Any:
+    choices = field.metadata.get("choices")
+    value: Any
+    if kind is bool:
+        if isinstance(raw, bool):
+            value = raw
+        elif isinstance(raw, str) and raw.lower() in {"true", "1", "yes", "ja", "on"}:
+            value = True
+        elif isinstance(raw, str) and raw.lower() in {"false", "0", "no", "nein", "off"}:
+            value = False
+        else:
+            raise InvalidOptionsError(f"option {name!r} takes true or false, not {raw!r}")
+    elif kind is int:
+        if isinstance(raw, bool):
+            raise InvalidOptionsError(f"option {name!r} takes a whole number, not {raw!r}")
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise InvalidOptionsError(
+                f"option {name!r} takes a whole number, not {raw!r}"
+            ) from None
+    elif kind is str:
+        if not isinstance(raw, str):
+            raise InvalidOptionsError(f"option {name!r} takes text, not {raw!r}")
+        value = raw
+    else:
+        value = raw
+    if choices is not None and value not in choices:
+        allowed = ", ".join(_show(c) for c in choices)
+        raise InvalidOptionsError(f"option {name!r} cannot be {raw!r}; allowed: {allowed}")
+    return value

@@ -1,0 +1,43 @@
+"""Game registry: names map lazily to game classes, so importing one game loads no other."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from kartentisch.core.errors import KartentischError
+from kartentisch.core.protocol import Game
+
+_GAMES: dict[str, str] = {
+    "krass-kariert": "kartentisch.games.krass_kariert.game:KrassKariert",
+}
+
+
+def register_game(name: str, target: str) -> None:
+    """Register ``name`` for ``"module:Class"``; registering a name twice raises."""
+    if name in _GAMES:
+        raise KartentischError(f"game {name!r} is already registered")
+    _GAMES[name] = target
+
+
+def list_games() -> list[str]:
+    """The registered game names, sorted."""
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game[Any, Any, Any]]:
+    """The class registered for ``name``."""
+    key = name.strip().lower().replace("_", "-")
+    if key not in _GAMES:
+        raise KartentischError(f"unknown game {name!r}; known games: {', '.join(list_games())}")
+    module_name, _, class_name = _GAMES[key].partition(":")
+    cls: type[Game[Any, Any, Any]] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def load_game(
+    name: str, players: int | None = None, options: Mapping[str, Any] | None = None
+) -> Game[Any, Any, Any]:
+    """A game instance by registry name, player count and options."""
+    return game_class(name)(players, options)

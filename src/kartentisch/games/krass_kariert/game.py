@@ -1,0 +1,112 @@
+"""The Krass Kariert game description: player counts, options, and the protocol's factories."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from kartentisch.core.errors import AmbiguousActionError, IllegalActionError, InvalidOptionsError
+from kartentisch.core.protocol import Game, GameSpec
+from kartentisch.games.krass_kariert import actions as acts
+from kartentisch.games.krass_kariert.cards import X, card_name
+from kartentisch.games.krass_kariert.observation import KKObservation
+from kartentisch.games.krass_kariert.observation import sample_world as _sample_world
+from kartentisch.games.krass_kariert.position import state_from_json
+from kartentisch.games.krass_kariert.state import KKState
+
+
+@dataclass(frozen=True, slots=True)
+class KKOptions:
+    """Rules options where the rulebook is silent or the sources disagree."""
+
+    five_player_chips: int = field(default=2, metadata={"choices": (2, 3)})
+    """Chips each with five players (the rulebook: 2, or 3 for a longer game)."""
+    x_with_x: bool = False
+    """May two X cards stand together in one combination?"""
+    voluntary_concession: bool = True
+    """Offer the concession to a follower without reserves even when they could play."""
+    next_leader_fallback: str = field(
+        default="next_highest", metadata={"choices": ("next_highest", "right_neighbour")})
+    """Who leads when the winner and the second-highest player hold no card."""
+
+
+class KrassKariert(Game[KKState, acts.Action, KKObservation]):
+    """Krass Kariert for 3-5 players."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        name="krass-kariert", title="Krass Kariert", min_players=3, max_players=5,
+        default_players=4, zero_sum=True, min_utility=-1.0, max_utility=4.0)
+    options_type: ClassVar[type[Any]] = KKOptions
+    options: KKOptions
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each hand: 10, or 7 with five players."""
+        return 7 if self.players == 5 else 10
+
+    @property
+    def starting_chips(self) -> int:
+        """Chips each player starts with."""
+        return self.options.five_player_chips if self.players == 5 else 3
+
+    def validate_options(self) -> None:
+        if self.players != 5 and self.options.five_player_chips != 2:
+            raise InvalidOptionsError("option 'five_player_chips' only applies to 5 players")
+
+    def new_initial_state(self, seed: int) -> KKState:
+        return KKState(self, seed)
+
+    def sample_world(self, observation: KKObservation, rng: random.Random) -> KKState:
+        return _sample_world(self, observation, rng)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return acts.NUM_ACTIONS
+
+    def action_to_id(self, action: acts.Action) -> int:
+        return acts.action_id(action)
+
+    def action_from_id(self, action_id: int) -> acts.Action:
+        return acts.action_from_id(action_id)
+
+    def format_action(self, action: acts.Action, state: KKState | None = None) -> str:
+        return acts.format_action(action)
+
+    def parse_action(self, text: str, state: KKState) -> acts.Action:
+        """Read a move for the player to act in ``state``; completes what is unambiguous.
+
+        A play of a window holding an X without a declared value, or a reserve without a
+        position, raises :class:`AmbiguousActionError` listing the legal completions.
+        """
+        parsed = acts.parse_notation(text)
+        legal = state.legal_actions()
+        if isinstance(parsed, acts.PartialReserve):
+            choices = [a for a in legal
+                       if isinstance(a, acts.TakeReserve) and a.reserve == parsed.reserve]
+            if not choices:
+                raise IllegalActionError(state.explain_illegal(acts.TakeReserve(parsed.reserve, 0)))
+            raise AmbiguousActionError(
+                f"{text.strip()!r}: say where the card goes, e.g. {acts.format_action(choices[0])}",
+                [(acts.format_action(a), a) for a in choices])
+        if isinstance(parsed, acts.Play) and not parsed.x_values:
+            hand = state.hands[state.current_player] if state.current_player >= 0 else []
+            window = hand[parsed.start:parsed.start + parsed.length]
+            if X in window:
+                choices = [a for a in legal if isinstance(a, acts.Play)
+                           and a.start == parsed.start and a.length == parsed.length]
+                if len(choices) > 1:
+                    raise AmbiguousActionError(
+                        f"{text.strip()!r}: declare the X card's value ("
+                        f"{'-'.join(card_name(c) for c in window)}), e.g. "
+                        f"{acts.format_action(choices[0])}",
+                        [(acts.format_action(a), a) for a in choices])
+                if choices:
+                    return choices[0]
+        if parsed not in legal:
+            raise IllegalActionError(state.explain_illegal(parsed))
+        return parsed
+
+    def state_from_json(self, document: Mapping[str, Any]) -> KKState:
+        return state_from_json(self, document)

@@ -1,0 +1,202 @@
+"""What one seat may know in Krass Kariert, and worlds consistent with it.
+
+Public: reserves, every played card (with declared X values), hand sizes, which hand
+positions hold a card that was public when it went in (a reserve card) and its value, the
+draw pile's size, chips, the round so far. Private: one's own hand and the card one has just
+drawn. Hidden from all: the draw pile's order and everything else in other hands.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from kartentisch.core.errors import InvalidPositionError
+from kartentisch.games.krass_kariert.cards import DECK_COUNTS, card_name
+from kartentisch.games.krass_kariert.state import Act, KKState
+
+
+@dataclass(frozen=True, slots=True)
+class KKObservation:
+    """One seat's view of a Krass Kariert game. Cards are ints (see ``cards``)."""
+
+    seat: int
+    players: int
+    current_player: int
+    phase: str
+    deal: int
+    rounds: int
+    chips: tuple[int, ...]
+    hand: tuple[int, ...]
+    """The viewer's own hand, in order."""
+    public_hands: tuple[tuple[int | None, ...], ...]
+    """Every hand as the table sees it: a card where it went in face up, else None."""
+    reserves: tuple[tuple[int, ...], ...]
+    draw_size: int
+    discard: tuple[int, ...]
+    """The Ablagestapel, oldest first: every card played this deal."""
+    in_deal: tuple[bool, ...]
+    participants: tuple[int, ...]
+    act_index: int
+    leader: int
+    round_acts: tuple[Act, ...]
+    best: int
+    best_seat: int
+    nachzieh_played: int
+    round_winner: int
+    draws_left: int
+    pending: int | None
+    """The card the viewer just drew and must insert (None for everyone else)."""
+    losers: tuple[int, ...]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards in each hand."""
+        return tuple(len(h) for h in self.public_hands)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dictionary with card names."""
+
+        def names(cards: tuple[int, ...]) -> list[str]:
+            return [card_name(c) for c in cards]
+
+        return {
+            "game": "krass-kariert",
+            "seat": self.seat,
+            "players": self.players,
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "deal": self.deal,
+            "rounds": self.rounds,
+            "chips": list(self.chips),
+            "hand": names(self.hand),
+            "public_hands": [[None if c is None else card_name(c) for c in h]
+                             for h in self.public_hands],
+            "reserves": [names(r) for r in self.reserves],
+            "draw_size": self.draw_size,
+            "discard": names(self.discard),
+            "in_deal": list(self.in_deal),
+            "participants": list(self.participants),
+            "act_index": self.act_index,
+            "leader": self.leader,
+            "round": [{"seat": a.seat, "kind": a.kind, "cards": names(a.cards),
+                       "x_values": list(a.x_values), "strength": a.strength,
+                       "position": a.position} for a in self.round_acts],
+            "best": self.best,
+            "best_seat": self.best_seat,
+            "nachzieh_played": self.nachzieh_played,
+            "round_winner": self.round_winner,
+            "draws_left": self.draws_left,
+            "pending": None if self.pending is None else card_name(self.pending),
+            "losers": list(self.losers),
+        }
+
+
+def observe(state: KKState, seat: int) -> KKObservation:
+    """The observation of ``seat``."""
+    if not 0 <= seat < state.game.players:
+        raise ValueError(f"seat {seat} does not exist; seats are 0..{state.game.players - 1}")
+    public = tuple(
+        tuple(c if k else None for c, k in zip(h, kn, strict=True))
+        for h, kn in zip(state.hands, state.known, strict=True)
+    )
+    return KKObservation(
+        seat=seat,
+        players=state.game.players,
+        current_player=state.current_player,
+        phase=state.phase,
+        deal=state.deal,
+        rounds=state.rounds,
+        chips=tuple(state.chips),
+        hand=tuple(state.hands[seat]),
+        public_hands=public,
+        reserves=tuple(tuple(r) for r in state.reserves),
+        draw_size=len(state.draw_pile),
+        discard=tuple(state.discard),
+        in_deal=tuple(state.in_deal),
+        participants=tuple(state.participants),
+        act_index=state.act_index,
+        leader=state.leader,
+        round_acts=tuple(state.round_acts),
+        best=state.best,
+        best_seat=state.best_seat,
+        nachzieh_played=state.nachzieh_played,
+        round_winner=state.round_winner,
+        draws_left=state.draws_left,
+        pending=state.pending if state.round_winner == seat else None,
+        losers=tuple(state.losers),
+    )
+
+
+def unseen_cards(obs: KKObservation) -> list[int]:
+    """The cards the viewer cannot locate: other hands' hidden positions and the draw pile."""
+    seen: Counter[int] = Counter(obs.hand)
+    for s, h in enumerate(obs.public_hands):
+        if s != obs.seat:
+            seen.update(c for c in h if c is not None)
+    for r in obs.reserves:
+        seen.update(r)
+    seen.update(obs.discard)
+    if obs.pending is not None:
+        seen[obs.pending] += 1
+    missing = DECK_COUNTS - seen
+    over = seen - DECK_COUNTS
+    if over:
+        raise InvalidPositionError(f"observation shows more copies of {card_name(min(over))} "
+                                   "than the deck has")
+    return sorted(missing.elements())
+
+
+def sample_world(game: Any, obs: KKObservation, rng: random.Random) -> KKState:
+    """A full state that ``obs``'s viewer cannot tell apart from the real one.
+
+    Hidden cards are exchangeable in Krass Kariert (no play reveals what a player does not
+    hold), so a uniform shuffle of the unseen cards over the hidden places is exact.
+    The sampled world's future deals come from a seed drawn from ``rng``.
+    """
+    unseen = unseen_cards(obs)
+    slots = sum(1 for s, h in enumerate(obs.public_hands) if s != obs.seat
+                for c in h if c is None) + obs.draw_size
+    pending_hidden = obs.phase == "draw" and obs.pending is None
+    slots += 1 if pending_hidden else 0
+    if slots != len(unseen):
+        raise InvalidPositionError(
+            f"observation is inconsistent: {len(unseen)} unseen cards for {slots} hidden places")
+    rng.shuffle(unseen)
+    state = KKState(game, rng.getrandbits(63), deal_now=False)
+    state.chips = list(obs.chips)
+    state.deal = obs.deal
+    state.rounds = obs.rounds
+    hands: list[list[int]] = []
+    known: list[list[bool]] = []
+    for s, h in enumerate(obs.public_hands):
+        if s == obs.seat:
+            hands.append(list(obs.hand))
+        else:
+            hands.append([unseen.pop() if c is None else c for c in h])
+        known.append([c is not None for c in h])
+    state.hands = hands
+    state.known = known
+    state.reserves = [list(r) for r in obs.reserves]
+    state.discard = list(obs.discard)
+    state.pending = obs.pending
+    if pending_hidden:
+        state.pending = unseen.pop()
+    state.draw_pile = unseen
+    state.in_deal = list(obs.in_deal)
+    state.participants = list(obs.participants)
+    state.act_index = obs.act_index
+    state.leader = obs.leader
+    state.round_acts = list(obs.round_acts)
+    state.best = obs.best
+    state.best_seat = obs.best_seat
+    state.nachzieh_played = obs.nachzieh_played
+    state.phase = obs.phase
+    state.draws_left = obs.draws_left
+    state.round_winner = obs.round_winner
+    state.losers = list(obs.losers)
+    state._current = obs.current_player if obs.current_player >= 0 else 0
+    state._legal = None
+    return state
