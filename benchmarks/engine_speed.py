@@ -1,0 +1,328 @@
+"""Random-play speed of the kartentisch engines next to RLCard and OpenSpiel card games.
+
+Every engine plays whole games with uniformly random legal actions, on one core, in its
+own subprocess (so that each row's peak memory is its own), for a fixed wall-clock budget.
+The table reports games/s, player actions/s, both relative to Krass Kariert with four
+players, and the worker's peak resident memory (interpreter and imports included).
+
+* kartentisch games go through the public protocol only: ``state.legal_actions()`` and
+  ``state.apply(action)``, with a seeded ``random.Random`` choosing.
+* RLCard (Dou Dizhu, UNO) is driven at the engine level, ``env.game.step`` without the
+  RL environment's observation encoding; legal actions come from the game object.
+* OpenSpiel's ``dou_dizhu`` and ``crazy_eights`` are stepped from Python through
+  ``pyspiel`` (``state.apply_action``); chance outcomes are sampled by their probabilities
+  and, like kartentisch's internal shuffles, do not count as actions.
+
+The external engines are not dependencies of kartentisch: they live in their own virtual
+environment, ``benchmarks/.venv-compare/``, which this script creates on first use
+(``pip install rlcard open_spiel``). If that fails, their rows say why and the rest runs.
+
+To add a kartentisch game, add a row to :data:`KARTENTISCH_ROWS`; to add an external
+engine, write a ``run_*`` function with the signature of :func:`run_rlcard_uno` and add it
+to :data:`EXTERNAL_ROWS`.
+
+    .venv/bin/python benchmarks/engine_speed.py                 # make bench
+    .venv/bin/python benchmarks/engine_speed.py --seconds 2 --no-external
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import time
+import venv
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+COMPARE_VENV = HERE / ".venv-compare"
+COMPARE_PACKAGES = ("rlcard", "open_spiel")
+
+KARTENTISCH_ROWS: dict[str, tuple[str, int]] = {
+    "Krass Kariert 3p": ("krass-kariert", 3),
+    "Krass Kariert 4p": ("krass-kariert", 4),
+    "Krass Kariert 5p": ("krass-kariert", 5),
+}
+"""Row label -> (kartentisch registry name, players)."""
+
+REFERENCE_ROW = "Krass Kariert 4p"
+"""The row every ratio is relative to."""
+
+MAX_ACTIONS_PER_GAME = 1_000_000
+"""A guard against a game that never ends under random play."""
+
+
+@dataclass
+class Tally:
+    """What one worker measured."""
+
+    games: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+
+
+# --------------------------------------------------------------------------- workers
+def run_kartentisch(name: str, players: int, seconds: float, seed: int) -> Tally:
+    """Random games of a kartentisch game through the public State protocol."""
+    from kartentisch import load_game
+
+    game = load_game(name, players)
+    rng = random.Random(seed)
+    tally = Tally()
+
+    def one_game(game_seed: int) -> int:
+        state = game.new_initial_state(game_seed)
+        actions = 0
+        while not state.is_terminal() and actions < MAX_ACTIONS_PER_GAME:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+        return actions
+
+    one_game(seed + 10_000_000)  # warm-up (imports, tables, caches)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        tally.actions += one_game(seed + tally.games)
+        tally.games += 1
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def _run_rlcard(game: Any, seconds: float, seed: int, legal: Callable[[Any], list[Any]]) -> Tally:
+    np = importlib.import_module("numpy")
+    rng = random.Random(seed)
+    tally = Tally()
+
+    def one_game(game_seed: int) -> int:
+        game.np_random = np.random.RandomState(game_seed)
+        game.init_game()
+        actions = 0
+        while not game.is_over() and actions < MAX_ACTIONS_PER_GAME:
+            choices = legal(game)
+            game.step(choices[rng.randrange(len(choices))])
+            actions += 1
+        return actions
+
+    one_game(seed + 10_000_000)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        tally.actions += one_game(seed + tally.games)
+        tally.games += 1
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def run_rlcard_doudizhu(seconds: float, seed: int) -> Tally:
+    """RLCard's Dou Dizhu engine; the legal actions are in the game's current state."""
+    module = importlib.import_module("rlcard.games.doudizhu.game")
+    return _run_rlcard(module.DoudizhuGame(), seconds, seed, lambda g: list(g.state["actions"]))
+
+
+def run_rlcard_uno(seconds: float, seed: int) -> Tally:
+    """RLCard's UNO engine (two players, its default); legal actions from the game object."""
+    module = importlib.import_module("rlcard.games.uno.game")
+    game = module.UnoGame(num_players=2)
+    return _run_rlcard(game, seconds, seed, lambda g: list(g.get_legal_actions()))
+
+
+def _run_openspiel(game_name: str, seconds: float, seed: int) -> Tally:
+    pyspiel = importlib.import_module("pyspiel")
+    game = pyspiel.load_game(game_name)
+    rng = random.Random(seed)
+    tally = Tally()
+
+    def one_game() -> int:
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal() and actions < MAX_ACTIONS_PER_GAME:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            actions += 1
+        return actions
+
+    one_game()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        tally.actions += one_game()
+        tally.games += 1
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def run_openspiel_doudizhu(seconds: float, seed: int) -> Tally:
+    """OpenSpiel's ``dou_dizhu`` (C++), stepped from Python."""
+    return _run_openspiel("dou_dizhu", seconds, seed)
+
+
+def run_openspiel_crazy_eights(seconds: float, seed: int) -> Tally:
+    """OpenSpiel's ``crazy_eights`` (C++, default parameters: 5 players), from Python."""
+    return _run_openspiel("crazy_eights", seconds, seed)
+
+
+EXTERNAL_ROWS: dict[str, tuple[Callable[[float, int], Tally], str]] = {
+    "RLCard Dou Dizhu": (run_rlcard_doudizhu, "3"),
+    "RLCard UNO": (run_rlcard_uno, "2"),
+    "OpenSpiel dou_dizhu": (run_openspiel_doudizhu, "3"),
+    "OpenSpiel crazy_eights": (run_openspiel_crazy_eights, "5"),
+}
+"""Row label -> (worker function, players as shown in the table)."""
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident memory in MiB (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def worker(label: str, seconds: float, seed: int) -> None:
+    """Measure one row and print it as JSON on stdout."""
+    if label in KARTENTISCH_ROWS:
+        name, players = KARTENTISCH_ROWS[label]
+        tally = run_kartentisch(name, players, seconds, seed)
+    else:
+        tally = EXTERNAL_ROWS[label][0](seconds, seed)
+    print(json.dumps({"games": tally.games, "actions": tally.actions,
+                      "seconds": tally.seconds, "peak_mib": peak_rss_mib()}))
+
+
+# --------------------------------------------------------------------------- driver
+def compare_python() -> tuple[Path | None, str]:
+    """The comparison venv's interpreter, creating the venv if needed, or why not."""
+    python = COMPARE_VENV / "bin" / "python"
+    probe = "import rlcard, pyspiel"
+    if python.exists() and _runs(python, probe):
+        return python, ""
+    try:
+        if not python.exists():
+            print(f"creating {COMPARE_VENV} ...", file=sys.stderr)
+            venv.EnvBuilder(with_pip=True, clear=True).create(COMPARE_VENV)
+        print(f"installing {' '.join(COMPARE_PACKAGES)} there ...", file=sys.stderr)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *COMPARE_PACKAGES],
+                       check=True, timeout=1800)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"could not set up {COMPARE_VENV.name}: {exc}"
+    if not _runs(python, probe):
+        return None, f"{' / '.join(COMPARE_PACKAGES)} do not import in {COMPARE_VENV.name}"
+    return python, ""
+
+
+def _runs(python: Path, code: str) -> bool:
+    try:
+        return subprocess.run([str(python), "-c", code], capture_output=True,
+                              timeout=120).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def measure(python: Path, label: str, seconds: float, seed: int) -> dict[str, Any]:
+    """Run one row's worker in a fresh interpreter; the result, or why it failed."""
+    env = dict(os.environ)
+    src = str(HERE.parent / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    cmd = [str(python), str(Path(__file__).resolve()), "--worker", label,
+           "--seconds", str(seconds), "--seed", str(seed)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              timeout=seconds * 20 + 300)
+    except subprocess.TimeoutExpired:
+        return {"error": "timed out"}
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        return {"error": lines[-1] if lines else f"exit status {done.returncode}"}
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def machine() -> str:
+    """One line about the machine and interpreter."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} logical CPUs; Python {platform.python_version()} "
+            f"({platform.python_implementation()}); {platform.system()} {platform.release()}")
+
+
+def format_table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
+    """A Markdown table of the results, with ratios against :data:`REFERENCE_ROW`."""
+    ref = next((r for label, _, r in rows if label == REFERENCE_ROW and "error" not in r), None)
+    head = ("| engine | players | games | games/s | actions/s | actions/game | "
+            "games/s vs KK4p | actions/s vs KK4p | peak RSS MiB |")
+    lines = [head, "|" + "---|" * 9]
+    for label, players, r in rows:
+        if "error" in r:
+            lines.append(f"| {label} | {players} | not available: {r['error']} |"
+                         + " |" * 6)
+            continue
+        gps = r["games"] / r["seconds"]
+        aps = r["actions"] / r["seconds"]
+        per_game = r["actions"] / max(r["games"], 1)
+        if ref is not None:
+            rg = f"{gps / (ref['games'] / ref['seconds']):.2f}x"
+            ra = f"{aps / (ref['actions'] / ref['seconds']):.2f}x"
+        else:
+            rg = ra = "-"
+        lines.append(f"| {label} | {players} | {r['games']} | {gps:,.1f} | {aps:,.0f} | "
+                     f"{per_game:,.1f} | {rg} | {ra} | {r['peak_mib']:.1f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0,
+                        help="measuring time per engine (default 8)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-external", action="store_true",
+                        help="measure only the kartentisch engines")
+    parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.seconds, args.seed)
+        return
+
+    rows: list[tuple[str, str, dict[str, Any]]] = []
+    for label, (_, count) in KARTENTISCH_ROWS.items():
+        print(f"measuring {label} ...", file=sys.stderr)
+        rows.append((label, str(count), measure(Path(sys.executable), label, args.seconds,
+                                                  args.seed)))
+    if not args.no_external:
+        python, reason = compare_python()
+        for label, (_, players) in EXTERNAL_ROWS.items():
+            if python is None:
+                rows.append((label, players, {"error": reason}))
+                continue
+            print(f"measuring {label} ...", file=sys.stderr)
+            rows.append((label, players, measure(python, label, args.seconds, args.seed)))
+
+    print(f"Random play, one core per engine, {args.seconds:g} s each; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(machine())
+    print()
+    print(format_table(rows))
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "seconds": args.seconds,
+                                         "rows": [{"engine": label, "players": players, **r}
+                                                  for label, players, r in rows]}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
