@@ -1,0 +1,271 @@
+"""The ``kartentisch`` command (typer): play, replay, simulate, rules-options, games.
+
+Help texts follow the locale environment (German when ``LANG`` and friends start with
+``de``); every command's output follows ``--lang`` or, without it, the same environment.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from kartentisch.bots import list_bots
+from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.session import HUMAN, check_seats, play_session
+from kartentisch.core.errors import KartentischError
+from kartentisch.core.options import describe_options
+from kartentisch.core.registry import game_class, list_games, load_game
+from kartentisch.locale import LANGUAGES, _, set_language
+
+set_language(None)  # help texts in the environment's language
+
+app = typer.Typer(
+    name="kartentisch",
+    help=_("Krass Kariert, Casino and Krumme20 in the terminal: play against bots, replay "
+           "records, simulate bot matches."),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+LangOption = Annotated[str | None, typer.Option(
+    "--lang", help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
+RulesOption = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", metavar="KEY=VALUE",
+    help=_("A rules option, repeatable; see 'kartentisch rules-options GAME'."))]
+
+
+def _console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False)
+
+
+def _fail(message: str, console: Console | None = None) -> NoReturn:
+    (console or _console(stderr=True)).print("[red]" + escape(message) + "[/]")
+    raise typer.Exit(2)
+
+
+def _use_language(lang: str | None) -> None:
+    if lang is not None and lang.strip().lower()[:2] not in LANGUAGES:
+        _fail(_("Unknown language {lang!r}; choose one of: {choices}").format(
+            lang=lang, choices=", ".join(LANGUAGES)))
+    set_language(lang)
+
+
+def _parse_rules_options(values: list[str] | None) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            _fail(_("A rules option is written key=value, not {item!r}").format(item=item))
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _game_name(name: str) -> str:
+    try:
+        return game_class(name).spec.name
+    except KartentischError as error:
+        _fail(str(error))
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
+    seed: Annotated[int | None, typer.Option(help=_("Seed of the deal (default: random)."))]
+    = None,
+    players: Annotated[int | None, typer.Option(help=_("Number of players."))] = None,
+    seat: Annotated[int, typer.Option(help=_("Your seat, counted from 0 (seat 0 deals)."))] = 0,
+    bots: Annotated[str | None, typer.Option(
+        help=_("Bots for the other seats, comma-separated (one name: all of them)."))] = None,
+    option: RulesOption = None,
+    save: Annotated[Path | None, typer.Option(help=_("Save the game record (JSON) here."))]
+    = None,
+    delay: Annotated[float, typer.Option(help=_("Seconds to pause after each bot move."))]
+    = 0.0,
+    lang: LangOption = None,
+) -> None:
+    """Play a game against bots in the terminal."""
+    _use_language(lang)
+    console = _console()
+    name = _game_name(game)
+    presenter = load_presenter(name)
+    default_bot = "heuristic" if "heuristic" in list_bots(name) else "random"
+    bot_names = [n.strip() for n in (bots or "").split(",") if n.strip()]
+    try:
+        cls = game_class(name)
+        count = players if players is not None else (
+            len(bot_names) + 1 if len(bot_names) > 1 else cls.spec.default_players)
+        the_game = load_game(name, count, _parse_rules_options(option))
+    except KartentischError as error:
+        _fail(str(error))
+    if not 0 <= seat < the_game.players:
+        _fail(_("Seat {seat} does not exist; seats are 0 to {last}.").format(
+            seat=seat, last=the_game.players - 1))
+    others = the_game.players - 1
+    if len(bot_names) == 1:
+        bot_names = bot_names * others
+    elif not bot_names:
+        bot_names = [default_bot] * others
+    if len(bot_names) != others:
+        _fail(_("{count} bots given for {others} other seats.").format(
+            count=len(bot_names), others=others))
+    seats: list[str] = list(bot_names)
+    seats.insert(seat, HUMAN)
+    try:
+        check_seats(seats, the_game)
+    except ImportError:
+        if bots is not None:
+            _fail(_("A bot could not be loaded; try --bots random."))
+        console.print(_("The heuristic bot is not available; playing against random bots."))
+        seats = ["random" if kind != HUMAN else kind for kind in seats]
+    except KartentischError as error:
+        _fail(str(error))
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    console.print("[bold]" + escape(_("{game} · seed {seed} · you sit in seat {seat}").format(
+        game=the_game.spec.title, seed=seed, seat=seat)) + "[/]")
+    console.print(escape(_("Opponents: {bots}").format(bots=", ".join(
+        f"{s}: {kind}" for s, kind in enumerate(seats) if kind != HUMAN))))
+    read_line = console.input
+    result = play_session(game_name=name, game=the_game, seed=seed, seats=seats,
+                          presenter=presenter, console=console, read_line=read_line,
+                          save=save, delay=delay)
+    if not result.finished:
+        raise typer.Exit(1)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help=_("A game record (JSON)."))],
+    seat: Annotated[int | None, typer.Option(
+        help=_("Show the game as this seat saw it (default: as a spectator)."))] = None,
+    step: Annotated[bool, typer.Option(help=_("Wait for Enter before every move."))] = False,
+    lang: LangOption = None,
+) -> None:
+    """Show a recorded game move by move."""
+    from kartentisch.cli.replay import replay_record
+    from kartentisch.core.records import GameRecord
+
+    _use_language(lang)
+    console = _console()
+    try:
+        record = GameRecord.load(file)
+        replay_record(record, presenter=load_presenter(record.game), console=console,
+                      viewer=seat, step=step, read_line=console.input)
+    except OSError as error:
+        _fail(_("Cannot read {file}: {error}").format(file=file, error=error.strerror))
+    except KartentischError as error:
+        _fail(str(error))
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
+    bots: Annotated[str, typer.Option(
+        help=_("One bot per seat, comma-separated; their number is the player count."))],
+    games: Annotated[int, typer.Option(help=_("Number of games."))] = 100,
+    seed: Annotated[int, typer.Option(help=_("Base seed; every game's seed derives from it."))]
+    = 0,
+    workers: Annotated[int, typer.Option(help=_("Worker processes."))] = 1,
+    option: RulesOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print the results as JSON."))]
+    = False,
+    lang: LangOption = None,
+) -> None:
+    """Let bots play many games and report how often each seat lost."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from kartentisch.cli.simulate import SimulationConfig, run_simulation
+
+    _use_language(lang)
+    console = _console()
+    name = _game_name(game)
+    bot_names = tuple(n.strip() for n in bots.split(",") if n.strip())
+    config = SimulationConfig(name, bot_names, seed, _parse_rules_options(option))
+    progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=_console(stderr=True), auto_refresh=False,
+                        transient=True)
+    try:
+        with progress:
+            task = progress.add_task(_("Simulating"), total=games)
+
+            def advance(count: int) -> None:
+                progress.advance(task, count)
+                progress.refresh()
+
+            summary = run_simulation(config, games, workers=workers, on_progress=advance)
+    except KartentischError as error:
+        _fail(str(error))
+    if as_json:
+        sys.stdout.write(json.dumps(summary.to_json(), indent=1) + "\n")
+        return
+    presenter = load_presenter(name)
+    table = Table(title=_("{game}: {games} games, seed {seed}").format(
+        game=game_class(name).spec.title, games=summary.games, seed=seed), title_justify="left")
+    table.add_column(_("Seat"), justify="right")
+    table.add_column(_("Bot"))
+    table.add_column(_("Lost"), justify="right")
+    table.add_column(_("Share lost"), justify="right")
+    table.add_column(_("95% interval"), justify="right")
+    table.add_column(_("Mean return"), justify="right")
+    for s in summary.seats:
+        table.add_row(str(s.seat), s.bot, str(s.losses), f"{s.lost_share:.1%}",
+                      f"{s.lost_low:.1%} – {s.lost_high:.1%}", f"{s.mean_return:+.3f}")
+    console.print(table)
+    console.print(_("Actions per game: {mean:.1f}").format(mean=summary.mean_actions))
+    labels = presenter.stat_labels()
+    for key, value in summary.stats.items():
+        console.print(f"{escape(labels.get(key, key))}: {value:.2f}")
+    console.print(_("{rate:.1f} games per second ({seconds:.1f} s, {workers} workers)").format(
+        rate=summary.games_per_second, seconds=summary.seconds, workers=workers))
+
+
+@app.command("rules-options")
+def rules_options(
+    game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
+    lang: LangOption = None,
+) -> None:
+    """List a game's rules options with their defaults and allowed values."""
+    _use_language(lang)
+    console = _console()
+    name = _game_name(game)
+    cls = game_class(name)
+    helps = load_presenter(name).option_help()
+    table = Table(title=_("Rules options of {game} (set with -o key=value)").format(
+        game=cls.spec.title), title_justify="left")
+    table.add_column(_("Option"))
+    table.add_column(_("Default"))
+    table.add_column(_("Allowed"))
+    table.add_column(_("Meaning"))
+    for option_name, default, allowed in describe_options(cls.options_type):
+        table.add_row(option_name, default, allowed, helps.get(option_name, ""))
+    console.print(table)
+
+
+@app.command()
+def games(lang: LangOption = None) -> None:
+    """List the games and the bots available for each."""
+    _use_language(lang)
+    console = _console()
+    table = Table(title=_("Games"), title_justify="left")
+    table.add_column(_("Game"))
+    table.add_column(_("Players"))
+    table.add_column(_("Bots"))
+    for game_name in list_games():
+        spec = game_class(game_name).spec
+        table.add_row(game_name, f"{spec.min_players}–{spec.max_players}",
+                      ", ".join(list_bots(game_name)))
+    console.print(table)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run the command line (for ``python -m kartentisch.cli``)."""
+    return app(argv)

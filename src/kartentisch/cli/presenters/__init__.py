@@ -1,0 +1,143 @@
+"""Presenters: how one game looks in the terminal.
+
+The command line is generic over games. Everything game-specific about the screen lives in
+a *presenter*: an object that turns an observation and events into text for one viewer, and
+explains the game's move notation. A game without a presenter still works (the base class
+below shows the observation's JSON and event kinds), but looks bare.
+
+Adding a presenter for a new game
+---------------------------------
+1. Write ``kartentisch/cli/presenters/<module>.py`` with a subclass of :class:`Presenter`
+   and a module attribute ``PRESENTER = YourPresenter()``. Override what you need:
+
+   ``help_line()``
+       One line with the move notation, shown under the prompt (``4 | 4-6 | ...``).
+   ``render(observation, viewer=..., names=...)``
+       A rich renderable of the table as ``viewer`` sees it. ``viewer`` is the seat whose
+       observation this is, or ``None`` for a spectator: then show only public facts
+       (never ``observation``'s own hand).
+   ``describe_event(event, viewer=..., names=...)``
+       One line (rich markup) for an event, or ``None`` to skip it. The event is already
+       redacted for ``viewer`` (``state.events_for(viewer)``); never look elsewhere.
+   ``describe_moves(observation, legal, game)``
+       Lines listing the legal moves in notation, grouped readably (shown on ``?``).
+   ``normalize_input(text, observation)``
+       Optional shortcuts, e.g. a bare number meaning "insert here" while drawing.
+   ``ask_choice(error, observation)``
+       For an :class:`~kartentisch.core.errors.AmbiguousActionError`: a question and the
+       answers as ``(short answer, full notation, explanation)``, e.g. the X card's value.
+   ``game_stats(state)`` and ``stat_labels()``
+       Extra numbers per finished game for ``kartentisch simulate`` (e.g. deals, rounds);
+       called in worker processes, so return plain floats.
+   ``option_help()``
+       One translated sentence per rules option, for ``kartentisch rules-options``.
+
+   Every user-facing string goes through ``kartentisch.locale._`` with a literal
+   argument (add the German translation to ``locale/de/LC_MESSAGES/kartentisch.po``;
+   ``tests/cli/test_locale.py`` fails on a missing one).
+2. Register it in :data:`PRESENTERS` below:
+   ``"<game name>": "kartentisch.cli.presenters.<module>"``.
+
+``names`` is a list of display names by seat (``"You"``, ``"Bot 2"``, ...); use
+:func:`seat_name` for colour-coded names.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.protocol import Event, Game, Seat, State
+from kartentisch.locale import _
+
+PRESENTERS: Final[dict[str, str]] = {
+    "krass-kariert": "kartentisch.cli.presenters.krass_kariert",
+}
+"""Game registry name -> module holding ``PRESENTER``."""
+
+SEAT_STYLES: Final = ("bold green", "bold cyan", "bold magenta", "bold yellow", "bold blue",
+                      "bold red")
+
+Choice = tuple[str, str, str]
+"""``(short answer, full notation, explanation)`` of one answer to a question."""
+
+
+def seat_name(names: Sequence[str], seat: Seat | None) -> str:
+    """The seat's display name as rich markup, coloured per seat."""
+    if seat is None or not 0 <= seat < len(names):
+        return _("nobody")
+    return f"[{SEAT_STYLES[seat % len(SEAT_STYLES)]}]{names[seat]}[/]"
+
+
+class Presenter:
+    """The generic presenter, and the base class of every game's presenter."""
+
+    game: str = ""
+    """Registry name of the game this presenter is for ("" for the generic one)."""
+
+    def help_line(self) -> str:
+        """One line explaining the move notation."""
+        return _("Type a move in the game's notation; ? lists the legal moves.")
+
+    def render(self, observation: Any, *, viewer: Seat | None, names: Sequence[str]
+               ) -> RenderableType:
+        """The table as ``viewer`` sees it (``None``: a spectator)."""
+        data = observation.to_json()
+        if viewer is None:
+            data = {k: v for k, v in data.items() if k not in {"hand", "pending"}}
+        return Text(json.dumps(data, ensure_ascii=False))
+
+    def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
+                       ) -> str | None:
+        """One line for ``event`` (already redacted for ``viewer``), or ``None`` to skip it."""
+        who = seat_name(names, event.seat) if event.seat is not None else ""
+        details = ", ".join(f"{k}={v}" for k, v in event.data.items())
+        return f"{who} {event.kind} {details}".strip()
+
+    def describe_moves(self, observation: Any, legal: Sequence[Any], game: Game[Any, Any, Any]
+                       ) -> list[str]:
+        """The legal moves in notation, for the ``?`` help."""
+        return [" ".join(game.format_action(a) for a in legal)]
+
+    def normalize_input(self, text: str, observation: Any) -> str:
+        """Rewrite shortcuts in the player's input into notation (default: unchanged)."""
+        return text
+
+    def ask_choice(self, error: AmbiguousActionError, observation: Any
+                   ) -> tuple[str, list[Choice]]:
+        """A question resolving an ambiguous move, and its answers."""
+        return (_("Which move do you mean?"),
+                [(text, text, "") for text, _action in error.choices])
+
+    def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
+        """Extra statistics of a finished game for ``simulate`` (plain floats)."""
+        return {}
+
+    def stat_labels(self) -> dict[str, str]:
+        """Display labels of the keys :meth:`game_stats` returns."""
+        return {}
+
+    def option_help(self) -> dict[str, str]:
+        """One sentence per rules option."""
+        return {}
+
+
+GENERIC: Final = Presenter()
+
+
+def load_presenter(game: str) -> Presenter:
+    """The presenter registered for ``game``, or the generic one."""
+    module = PRESENTERS.get(game)
+    if module is None:
+        return GENERIC
+    presenter: Presenter = importlib.import_module(module).PRESENTER
+    return presenter
+
+
+__all__ = ["GENERIC", "PRESENTERS", "Choice", "Presenter", "load_presenter", "seat_name"]

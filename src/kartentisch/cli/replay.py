@@ -1,0 +1,92 @@
+"""Show a recorded game move by move, as a spectator or as one seat saw it."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from kartentisch.cli.presenters import Presenter, seat_name
+from kartentisch.cli.session import HUMAN, ReadLine, show_result
+from kartentisch.core.errors import InvalidRecordError, KartentischError
+from kartentisch.core.protocol import Seat
+from kartentisch.core.records import GameRecord
+from kartentisch.locale import _
+
+
+def replay_names(record: GameRecord, viewer: Seat | None) -> list[str]:
+    """Display names for a record's seats: "You" for the viewer, else seat and player kind."""
+    names = []
+    for seat in range(record.players):
+        kind = record.seats[seat] if seat < len(record.seats) else "?"
+        if seat == viewer:
+            names.append(_("You"))
+        elif kind == HUMAN:
+            names.append(_("Player {seat}").format(seat=seat))
+        else:
+            names.append(_("Bot {seat}").format(seat=seat) + f" ({kind})")
+    return names
+
+
+def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
+                  viewer: Seat | None = None, step: bool = False,
+                  read_line: ReadLine | None = None) -> bool:
+    """Show ``record`` move by move; returns False when the viewer stopped it early.
+
+    ``viewer`` ``None`` shows what a spectator sees; a seat shows that seat's view. With
+    ``step`` the table is shown before every move and Enter is awaited (via ``read_line``).
+    """
+    if viewer is not None and not 0 <= viewer < record.players:
+        raise InvalidRecordError(
+            _("seat {seat} does not exist; seats are 0 to {last}").format(
+                seat=viewer, last=record.players - 1))
+    record.replay()  # validate the whole record before showing anything
+    game = record.new_game()
+    state = game.new_initial_state(record.seed)
+    names = replay_names(record, viewer)
+    console.print("[bold]" + escape(_("{game} · {players} players · seed {seed}").format(
+        game=game.spec.title, players=record.players, seed=record.seed)) + "[/]")
+    seen = 0
+
+    def show_events() -> None:
+        nonlocal seen
+        for event in state.events_for(viewer, seen):
+            line = presenter.describe_event(event, viewer=viewer, names=names)
+            if line is not None:
+                console.print(line)
+        seen = len(state.events)
+
+    show_events()
+    for number, text in enumerate(record.actions, start=1):
+        seat = state.current_player
+        if step:
+            console.print(presenter.render(state.observation(seat if viewer is None else viewer),
+                                           viewer=viewer, names=names))
+            if read_line is None:
+                raise ValueError("step mode needs read_line")
+            try:
+                answer = read_line(_("Enter: next move · q: stop "))
+            except (EOFError, KeyboardInterrupt):
+                return False
+            if answer.strip().lower() in {"q", "quit", "exit", "beenden"}:
+                return False
+        console.print("[dim]" + escape(_("Move {number}: {name} → {move}").format(
+            number=number, name=_strip_markup(seat_name(names, seat)), move=text)) + "[/]")
+        try:
+            state.apply(game.parse_action(text, state))
+        except KartentischError as error:  # record.replay() checked this already
+            raise InvalidRecordError(str(error)) from error
+        show_events()
+    if state.is_terminal():
+        show_result(state, names, presenter, console, viewer)
+    else:
+        console.print(_("The record ends before the game is over."))
+    return True
+
+
+def _strip_markup(text: str) -> str:
+    from rich.text import Text
+
+    return Text.from_markup(text).plain
+
+
+__all__ = ["replay_names", "replay_record"]

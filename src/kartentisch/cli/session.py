@@ -1,0 +1,280 @@
+"""One game in the terminal: a human in one seat, bots in the others.
+
+The human sees only their own observation and the events redacted for their seat. Input
+comes from an injectable ``read_line(prompt) -> str`` function (``EOFError`` ends the
+game), so tests can play whole games by answering prompts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from kartentisch.bots import make_bot
+from kartentisch.bots.base import Bot
+from kartentisch.cli.presenters import Presenter, seat_name
+from kartentisch.core.errors import (
+    AmbiguousActionError,
+    InvalidActionError,
+    KartentischError,
+)
+from kartentisch.core.protocol import Game, Seat, State
+from kartentisch.core.records import GameRecord
+from kartentisch.locale import _
+
+HUMAN: Final = "human"
+"""The seat kind of the person at the keyboard."""
+
+HELP_WORDS: Final = frozenset({"?", "help", "hilfe"})
+QUIT_WORDS: Final = frozenset({"quit", "exit", "beenden"})
+
+ReadLine = Callable[[str], str]
+"""``read_line(prompt)``: the next line typed by the human; raises ``EOFError`` at the end."""
+
+
+class QuitGame(Exception):
+    """The human asked to stop (``quit``) or the input ended."""
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed derived from ``seed`` and ``parts``, the same on every platform and run.
+
+    >>> derive_seed(7, "bot", 1) == derive_seed(7, "bot", 1) != derive_seed(7, "bot", 2)
+    True
+    """
+    text = "/".join(str(p) for p in (seed, *parts))
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def seat_names(seats: Sequence[str], human_seat: Seat | None) -> list[str]:
+    """Display names: "You" for the human, "Bot 2" for a bot in seat 2, and so on."""
+    return [_("You") if s == human_seat else _("Bot {seat}").format(seat=s)
+            for s in range(len(seats))]
+
+
+class HumanPlayer:
+    """Chooses moves for one seat by asking the person at the keyboard."""
+
+    def __init__(self, seat: Seat, game: Game[Any, Any, Any], presenter: Presenter,
+                 console: Console, read_line: ReadLine, names: Sequence[str]):
+        self.seat = seat
+        self.game = game
+        self.presenter = presenter
+        self.console = console
+        self.read_line = read_line
+        self.names = names
+        self.helped = False
+        """Whether the notation help was shown already (it is shown before the first move)."""
+
+    def show_table(self, state: State[Any, Any]) -> None:
+        """Print the table as this seat sees it."""
+        observation = state.observation(self.seat)
+        self.console.print(self.presenter.render(observation, viewer=self.seat, names=self.names))
+
+    def show_help(self, state: State[Any, Any]) -> None:
+        """Print the notation help and the legal moves."""
+        observation = state.observation(self.seat)
+        self.console.print(escape(self.presenter.help_line()))
+        self.console.print(_("Legal moves now:"))
+        for line in self.presenter.describe_moves(observation, state.legal_actions(), self.game):
+            self.console.print("  " + escape(line))
+        self.console.print(escape(_("Enter alone shows the table again; quit ends the game.")))
+
+    def ask(self, prompt: str) -> str:
+        """One line of input; ``EOFError`` and ``quit`` raise :class:`QuitGame`."""
+        try:
+            text = self.read_line(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise QuitGame from None
+        if text.strip().lower() in QUIT_WORDS:
+            raise QuitGame
+        return text
+
+    def choose(self, state: State[Any, Any]) -> Any:
+        """Ask until the human enters a legal move, and return it."""
+        self.show_table(state)
+        if not self.helped:
+            self.console.print("[dim]" + escape(self.presenter.help_line()) + "[/]")
+            self.helped = True
+        observation = state.observation(self.seat)
+        legal = state.legal_actions()
+        while True:
+            text = self.ask(_("Your move (? = help): "))
+            if not text.strip():
+                self.show_table(state)
+                continue
+            if text.strip().lower() in HELP_WORDS:
+                self.show_help(state)
+                continue
+            text = self.presenter.normalize_input(text, observation)
+            try:
+                action = self.game.parse_action(text, state)
+            except AmbiguousActionError as error:
+                action = self.resolve(error, observation)
+                if action is None:
+                    continue
+            except InvalidActionError as error:
+                self.console.print("[red]" + escape(
+                    _("Cannot read {text!r}: {error}").format(text=text.strip(), error=error))
+                    + "[/]")
+                self.console.print(escape(_("Type ? for help and the legal moves.")))
+                continue
+            except KartentischError as error:
+                self.console.print("[red]" + escape(
+                    _("Not allowed now: {error}").format(error=error)) + "[/]")
+                self.console.print(escape(_("Type ? for help and the legal moves.")))
+                continue
+            if action not in legal:
+                self.console.print("[red]" + escape(
+                    _("Not allowed now: {move}").format(move=text.strip())) + "[/]")
+                continue
+            return action
+
+    def resolve(self, error: AmbiguousActionError, observation: Any) -> Any | None:
+        """Ask which of the ambiguous move's completions is meant (empty input: none)."""
+        question, answers = self.presenter.ask_choice(error, observation)
+        while True:
+            self.console.print("[bold]" + escape(question) + "[/]")
+            if any(explanation for _short, _full, explanation in answers):
+                for short, full, explanation in answers:
+                    extra = f" — {explanation}" if explanation else ""
+                    self.console.print(escape(f"  {short}  ({full}){extra}"))
+            else:
+                self.console.print(escape("  " + " · ".join(short for short, *_rest in answers)))
+            text = self.ask(_("Your choice (Enter to go back): ")).strip().lower()
+            if not text:
+                return None
+            for short, full, _explanation in answers:
+                if text in (short.lower(), full.lower()):
+                    for choice_text, action in error.choices:
+                        if choice_text == full:
+                            return action
+            self.console.print("[red]" + escape(
+                _("{answer!r} is not one of the choices.").format(answer=text)) + "[/]")
+
+
+@dataclass
+class SessionResult:
+    """How a terminal game ended."""
+
+    state: State[Any, Any]
+    finished: bool
+    """False when the human quit or the input ended before the game was over."""
+    record_path: Path | None = None
+
+
+def make_bots(game: Game[Any, Any, Any], seats: Sequence[str], seed: int) -> dict[Seat, Bot]:
+    """The bots of every non-human seat, each seeded from the game seed and its seat."""
+    return {seat: make_bot(kind, game, derive_seed(seed, "bot", seat))
+            for seat, kind in enumerate(seats) if kind != HUMAN}
+
+
+def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats: Sequence[str],
+                 presenter: Presenter, console: Console, read_line: ReadLine,
+                 save: Path | None = None, delay: float = 0.0) -> SessionResult:
+    """Play one game in the terminal; ``seats`` holds ``"human"`` once and bot names elsewhere.
+
+    The table and events are shown as the human's seat sees them. The record is saved to
+    ``save`` at the end, also when the game was abandoned.
+    """
+    human_seat = list(seats).index(HUMAN) if HUMAN in seats else None
+    names = seat_names(seats, human_seat)
+    bots = make_bots(game, seats, seed)
+    state = game.new_initial_state(seed)
+    human = (HumanPlayer(human_seat, game, presenter, console, read_line, names)
+             if human_seat is not None else None)
+    seen = 0
+    finished = False
+
+    def show_events() -> None:
+        nonlocal seen
+        for event in state.events_for(human_seat, seen):
+            line = presenter.describe_event(event, viewer=human_seat, names=names)
+            if line is not None:
+                console.print(line)
+        seen = len(state.events)
+
+    try:
+        while True:
+            show_events()
+            if state.is_terminal():
+                finished = True
+                break
+            seat = state.current_player
+            if human is not None and seat == human_seat:
+                action = human.choose(state)
+                try:
+                    state.apply(action)
+                except KartentischError as error:  # parse_action vouched for it; be safe
+                    console.print("[red]" + escape(str(error)) + "[/]")
+                continue
+            action = bots[seat].act(state.observation(seat), state.legal_actions())
+            state.apply(action)
+            if delay > 0:
+                time.sleep(delay)
+    except QuitGame:
+        console.print()
+        console.print(_("The game was stopped before its end."))
+    result = SessionResult(state, finished)
+    if finished:
+        show_result(state, names, presenter, console, human_seat)
+    if save is not None:
+        GameRecord.from_state(game_name, state, seats).save(save)
+        result.record_path = save
+        console.print(_("Record saved to {path}").format(path=escape(str(save))))
+    return result
+
+
+def losers(returns: Sequence[float]) -> list[Seat]:
+    """Seats whose return is the lowest, when not everybody's return is equal."""
+    if not returns or min(returns) == max(returns):
+        return []
+    low = min(returns)
+    return [s for s, r in enumerate(returns) if r == low]
+
+
+def show_result(state: State[Any, Any], names: Sequence[str], presenter: Presenter,
+                console: Console, viewer: Seat | None) -> None:
+    """The final table and every seat's result."""
+    console.print(presenter.render(state.observation(0 if viewer is None else viewer),
+                                   viewer=viewer, names=names))
+    returns = state.returns()
+    lost = losers(returns)
+    table = Table(title=_("Result"), title_justify="left")
+    table.add_column(_("Player"))
+    table.add_column(_("Return"), justify="right")
+    table.add_column("")
+    for seat, value in enumerate(returns):
+        status = _("lost") if seat in lost else _("won") if lost else ""
+        table.add_row(seat_name(names, seat), f"{value:+.2f}", status)
+    console.print(table)
+
+
+def check_seats(seats: Sequence[str], game: Game[Any, Any, Any]) -> None:
+    """Make every bot once (seed 0) so unknown names fail before the game starts."""
+    for kind in seats:
+        if kind != HUMAN:
+            make_bot(kind, game, 0)
+
+
+__all__ = [
+    "HUMAN",
+    "HumanPlayer",
+    "QuitGame",
+    "SessionResult",
+    "check_seats",
+    "derive_seed",
+    "losers",
+    "make_bots",
+    "play_session",
+    "seat_names",
+]
