@@ -10,6 +10,7 @@ from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import Game
 
 _GAMES: dict[str, str] = {
+    "casino": "kartentisch.games.casino.game:Casino",
     "krass-kariert": "kartentisch.games.krass_kariert.game:KrassKariert",
 }
 

@@ -1,0 +1,196 @@
+"""The Casino game description: player counts, options, and the protocol's factories."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from kartentisch.core.errors import (
+    AmbiguousActionError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidOptionsError,
+)
+from kartentisch.core.protocol import Game, GameSpec
+from kartentisch.games.casino import actions as acts
+from kartentisch.games.casino.cards import card_name
+from kartentisch.games.casino.observation import CasinoObservation
+from kartentisch.games.casino.observation import sample_world as _sample_world
+from kartentisch.games.casino.position import state_from_json
+from kartentisch.games.casino.state import BuildUnit, CasinoState
+
+
+@dataclass(frozen=True, slots=True)
+class CasinoOptions:
+    """Rules options where the source is silent or the standard game differs."""
+
+    partnerships: bool = False
+    """With four players: seats 0+2 play against 1+3, pooling captures and points."""
+    face_cards_capture_all: bool = False
+    """A jack, queen or king takes every loose card of its rank at once (else one)."""
+    trail_ban: str = field(default="next_turn",
+                           metadata={"choices": ("next_turn", "while_build_stands")})
+    """When a build's owner may not trail: on their next turn while the build is
+    unchanged (the source), or as long as they own a build (the standard game)."""
+    trail_when_capture_possible: bool = True
+    """May a card that could capture be trailed?"""
+    owner_keeps_capture_card: bool = True
+    """A build's owner must keep a card of its value until the build is taken."""
+    sweeps: bool = False
+    """Clearing the table by a capture scores 1 (not on the pack's last play)."""
+    count_out: bool = False
+    """Count points item by item at the end of a pack; the first side to reach 21 wins."""
+
+
+class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
+    """Casino for 2-4 players (four may play in partnerships)."""
+
+    spec: ClassVar[GameSpec] = GameSpec(
+        name="casino", title="Casino", min_players=2, max_players=4,
+        default_players=2, zero_sum=True, min_utility=-1.0, max_utility=3.0)
+    options_type: ClassVar[type[Any]] = CasinoOptions
+    options: CasinoOptions
+
+    def validate_options(self) -> None:
+        if self.options.partnerships and self.players != 4:
+            raise InvalidOptionsError("option 'partnerships' needs 4 players")
+
+    @property
+    def sides(self) -> int:
+        """How many sides score: the players, or 2 partnerships."""
+        return 2 if self.options.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for."""
+        return seat % 2 if self.options.partnerships else seat
+
+    def new_initial_state(self, seed: int) -> CasinoState:
+        return CasinoState(self, seed)
+
+    def sample_world(self, observation: CasinoObservation, rng: random.Random) -> CasinoState:
+        return _sample_world(self, observation, rng)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return acts.NUM_ACTIONS
+
+    def action_to_id(self, action: acts.Action) -> int:
+        return acts.action_id(action)
+
+    def action_from_id(self, action_id: int) -> acts.Action:
+        return acts.action_from_id(action_id)
+
+    def format_action(self, action: acts.Action, state: CasinoState | None = None) -> str:
+        return acts.format_action(action)
+
+    def format_action_labels(self, action: acts.Action, state: CasinoState) -> str:
+        """The notation with table items named by their labels (``7h x ab``)."""
+        labels = table_labels(state)
+        card = card_name(action.card)
+        if isinstance(action, acts.Trail):
+            return f"{card} -"
+        items = [labels[c] for c in action.loose]
+        if isinstance(action, acts.Capture):
+            if action.build:
+                items.append(labels[("build", action.build)])
+            return f"{card} x {_join(items)}"
+        if action.raised:
+            items.append(labels[("build", action.raised)])
+        if action.merged:
+            items.append(labels[("build", action.value)])
+        return f"{card} + {_join(items)} = {action.value}"
+
+    def parse_action(self, text: str, state: CasinoState) -> acts.Action:
+        """Read a move for the player to act in ``state``; labels refer to its table.
+
+        A bare card, or a capture written without items, is completed when the player has
+        exactly one such move; otherwise :class:`AmbiguousActionError` lists the choices.
+        """
+        parsed = acts.parse_notation(text)
+        legal = state.legal_actions()
+        raw = text.strip()
+        seat = state.current_player
+        hand = state.hands[seat] if seat >= 0 else []
+        if parsed.card not in hand:
+            raise IllegalActionError(
+                f"{raw!r}: {card_name(parsed.card)} is not in your hand")
+        if parsed.kind == "trail":
+            return self._checked(acts.Trail(parsed.card), legal, state)
+        if parsed.kind == "card" or parsed.items is None:
+            kind = acts.Capture if parsed.kind == "capture" else None
+            choices = [a for a in legal if a.card == parsed.card
+                       and (kind is None or isinstance(a, kind))]
+            if len(choices) == 1:
+                return choices[0]
+            if not choices:
+                raise IllegalActionError(
+                    f"{raw!r}: {card_name(parsed.card)} has no legal "
+                    f"{'capture' if kind else 'move'} now")
+            raise AmbiguousActionError(
+                f"{raw!r}: {card_name(parsed.card)} can do {len(choices)} things; say which,"
+                f" e.g. {acts.format_action(choices[0])}",
+                [(acts.format_action(a), a) for a in choices])
+        loose: list[int] = []
+        builds: list[int] = []
+        items = state.table_items()
+        for kind_ref, ref in parsed.items:
+            if kind_ref == "label":
+                if ref >= len(items):
+                    raise InvalidActionError(
+                        f"{raw!r}: there is no table item {chr(ord('a') + ref)}; the table has "
+                        f"{len(items)} item(s)")
+                item = items[ref]
+                if isinstance(item, BuildUnit):
+                    builds.append(item.value)
+                else:
+                    loose.append(item)
+            elif kind_ref == "card":
+                loose.append(ref)
+            else:
+                builds.append(ref)
+        if len(set(loose)) != len(loose) or len(set(builds)) != len(builds):
+            raise InvalidActionError(f"{raw!r}: a table item is named twice")
+        loose_t = tuple(sorted(loose))
+        action: acts.Action
+        if parsed.kind == "capture":
+            if len(builds) > 1:
+                raise IllegalActionError(
+                    f"{raw!r}: a capture takes at most one build (the one of the card's value)")
+            action = acts.Capture(parsed.card, loose_t, builds[0] if builds else 0)
+        else:
+            v = parsed.value
+            merged = v in builds
+            others = [b for b in builds if b != v]
+            if len(others) > 1:
+                raise IllegalActionError(f"{raw!r}: only one build can be raised at a time")
+            raised = others[0] if others else 0
+            if not merged and v in state.builds:
+                merged = True  # the build of v standing on the table always joins
+            action = acts.Build(parsed.card, v, loose_t, raised, merged)
+        return self._checked(action, legal, state)
+
+    @staticmethod
+    def _checked(action: acts.Action, legal: list[acts.Action], state: CasinoState) -> acts.Action:
+        if action not in legal:
+            raise IllegalActionError(state.explain_illegal(action))
+        return action
+
+    def state_from_json(self, document: Mapping[str, Any]) -> CasinoState:
+        return state_from_json(self, document)
+
+
+def table_labels(state: CasinoState) -> dict[Any, str]:
+    """Labels of the table items: loose card -> letter, ``("build", v)`` -> letter."""
+    out: dict[Any, str] = {}
+    for i, item in enumerate(state.table_items()):
+        if isinstance(item, BuildUnit):
+            out[("build", item.value)] = chr(ord("a") + i) if i < 26 else f"[{item.value}]"
+        else:
+            out[item] = chr(ord("a") + i) if i < 26 else f" {card_name(item)} "
+    return out
+
+
+def _join(labels: list[str]) -> str:
+    return " ".join("".join(labels).split())
