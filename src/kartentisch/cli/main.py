@@ -239,15 +239,13 @@ def rules_options(
     name = _game_name(game)
     cls = game_class(name)
     helps = load_presenter(name).option_help()
-    table = Table(title=_("Rules options of {game} (set with -o key=value)").format(
-        game=cls.spec.title), title_justify="left")
-    table.add_column(_("Option"))
-    table.add_column(_("Default"))
-    table.add_column(_("Allowed"))
-    table.add_column(_("Meaning"))
+    console.print("[bold]" + escape(_("Rules options of {game} (set with -o key=value)").format(
+        game=cls.spec.title)) + "[/]")
     for option_name, default, allowed in describe_options(cls.options_type):
-        table.add_row(option_name, default, allowed, helps.get(option_name, ""))
-    console.print(table)
+        console.print(escape(_("{name} = {default}   (allowed: {allowed})").format(
+            name=option_name, default=default, allowed=allowed)))
+        if option_name in helps:
+            console.print("    " + escape(helps[option_name]))
 
 
 @app.command()

@@ -88,7 +88,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12))
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ Use it like this::
     from kartentisch.locale import _, ngettext, set_language
 
     set_language("de")
-    print(_("Deal {deal} begins").format(deal=2))
+    print(_("Round {round}: you lead.").format(round=2))
 
 ``_`` and ``ngettext`` translate with the language last chosen by :func:`set_language`
 (English until then). Pass only literal strings to them, so that the catalogue test can

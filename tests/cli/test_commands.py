@@ -1,0 +1,179 @@
+"""The ``kartentisch`` commands end to end, through typer's test runner."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from kartentisch.cli.main import app
+from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.session import HUMAN, play_session
+from kartentisch.cli.simulate import SimulationConfig, run_simulation
+from kartentisch.core.records import GameRecord
+from kartentisch.core.registry import load_game
+
+runner = CliRunner()
+ENGLISH = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "en_GB.UTF-8"}
+
+
+def finished_record(tmp_path: Path) -> Path:
+    """Play a whole game with a first-legal-move human and save it."""
+    game = load_game("krass-kariert", 4)
+    state = game.new_initial_state(21)
+    path = tmp_path / "full.json"
+    console = Console(file=StringIO(), width=120)
+    play_session(game_name="krass-kariert", game=game, seed=21,
+                 seats=["random", HUMAN, "random", "random"],
+                 presenter=load_presenter("krass-kariert"), console=console,
+                 read_line=lambda prompt: game.format_action(state.legal_actions()[0]),
+                 save=path, state=state)
+    return path
+
+
+def test_play_answers_a_bad_entry_and_ends_on_eof(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    result = runner.invoke(app, ["play", "krass-kariert", "--seed", "3", "--bots", "random",
+                                 "--save", str(path)], input="foo\n?\n", env=ENGLISH)
+    assert result.exit_code == 1, result.output
+    out = result.output
+    assert "seed 3" in out
+    assert "Your hand" in out and "Reserve 1" in out and "Draw pile" in out
+    assert "Cannot read 'foo'" in out
+    assert "Legal moves now:" in out
+    assert "stopped before its end" in out
+    assert "Traceback" not in out
+    record = GameRecord.load(path)
+    assert record.seed == 3 and record.seats == [HUMAN, "random", "random", "random"]
+
+
+def test_play_in_german() -> None:
+    result = runner.invoke(app, ["play", "krass-kariert", "--seed", "3", "--lang", "de",
+                                 "--players", "3", "--seat", "2"], input="", env=ENGLISH)
+    assert result.exit_code == 1, result.output
+    for term in ("Durchgang", "Runde", "Nachziehstapel", "Ablagestapel", "Reserve 1", "Chips",
+                 "Deine Hand", "abgebrochen"):
+        assert term in result.output
+
+
+def test_language_follows_the_environment() -> None:
+    env = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "de_DE.UTF-8"}
+    result = runner.invoke(app, ["play", "krass-kariert", "--seed", "1", "--bots", "random"],
+                           input="", env=env)
+    assert "Durchgang" in result.output
+
+
+def test_play_rejects_bad_settings() -> None:
+    cases = [
+        (["play", "schach"], "unknown game"),
+        (["play", "krass-kariert", "-o", "nope=1"], "unknown option 'nope'"),
+        (["play", "krass-kariert", "-o", "x_with_x"], "key=value"),
+        (["play", "krass-kariert", "--players", "7"], "3 to 5 players"),
+        (["play", "krass-kariert", "--seat", "4"], "Seat 4 does not exist"),
+        (["play", "krass-kariert", "--players", "4", "--bots", "random,random"],
+         "2 bots given for 3"),
+        (["play", "krass-kariert", "--bots", "genius"], "unknown bot 'genius'"),
+        (["play", "krass-kariert", "--lang", "fr"], "Unknown language 'fr'"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args, input="", env=ENGLISH)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in " ".join(result.output.split()), (args, result.output)
+
+
+def test_play_with_five_players_and_rules_options() -> None:
+    result = runner.invoke(app, ["play", "krass-kariert", "--seed", "9", "--bots",
+                                 "random,heuristic,random,random", "-o", "five_player_chips=3",
+                                 "-o", "x_with_x=true"], input="", env=ENGLISH)
+    assert result.exit_code == 1, result.output
+    assert "1: random, 2: heuristic, 3: random, 4: random" in result.output
+
+
+def test_replay_spectator_and_seat_views(tmp_path: Path) -> None:
+    path = finished_record(tmp_path)
+    record = GameRecord.load(path)
+    spectator = runner.invoke(app, ["replay", str(path)], env=ENGLISH)
+    assert spectator.exit_code == 0, spectator.output
+    assert f"Move {len(record.actions)}:" in spectator.output
+    assert "Game over" in spectator.output and "Result" in spectator.output
+    assert "You draw" not in spectator.output and "Your hand" not in spectator.output
+    seat = runner.invoke(app, ["replay", str(path), "--seat", "1", "--lang", "de"], env=ENGLISH)
+    assert seat.exit_code == 0, seat.output
+    assert "Zug 1:" in seat.output and "Spielende" in seat.output
+
+
+def test_replay_step_stops_on_request(tmp_path: Path) -> None:
+    path = finished_record(tmp_path)
+    result = runner.invoke(app, ["replay", str(path), "--step"], input="\n\nq\n", env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    assert "Move 2:" in result.output and "Move 3:" not in result.output
+
+
+def test_replay_of_an_unfinished_or_broken_record(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    runner.invoke(app, ["play", "krass-kariert", "--seed", "4", "--bots", "random",
+                        "--save", str(path)], input="", env=ENGLISH)
+    result = runner.invoke(app, ["replay", str(path)], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    assert "ends before the game is over" in result.output
+    data = json.loads(path.read_text())
+    data["actions"].append("concede")
+    data["actions"].append("17-19")
+    path.write_text(json.dumps(data))
+    broken = runner.invoke(app, ["replay", str(path)], env=ENGLISH)
+    assert broken.exit_code == 2
+    assert "does not replay" in broken.output
+    missing = runner.invoke(app, ["replay", str(tmp_path / "none.json")], env=ENGLISH)
+    assert missing.exit_code == 2 and "Cannot read" in missing.output
+
+
+def test_simulate_prints_the_table_with_two_workers() -> None:
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "8", "--bots",
+                                 "random,random,random", "--seed", "4", "--workers", "2"],
+                           env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "8 games, seed 4" in out
+    assert "Share lost" in out and "95% interval" in out
+    assert "Actions per game" in out and "rounds per game" in out
+    assert "games per second" in out
+
+
+def test_simulate_json_and_independence_of_workers() -> None:
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "6", "--bots",
+                                 "random,random,random,random", "--seed", "7", "--json"],
+                           env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 6 and len(data["seats"]) == 4
+    assert sum(s["losses"] for s in data["seats"]) >= 6
+    config = SimulationConfig("krass-kariert", ("random",) * 4, 7)
+    parallel = run_simulation(config, 6, workers=2).to_json()
+    for key in ("seconds", "games_per_second", "workers"):
+        data.pop(key)
+        parallel.pop(key)
+    assert parallel == data
+
+
+def test_simulate_rejects_bad_input() -> None:
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "2", "--bots",
+                                 "random,random"], env=ENGLISH)
+    assert result.exit_code == 2 and "3 to 5 players" in result.output
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "0", "--bots",
+                                 "random,random,random"], env=ENGLISH)
+    assert result.exit_code == 2 and "at least 1" in result.output
+
+
+def test_rules_options_and_games() -> None:
+    result = runner.invoke(app, ["rules-options", "krass-kariert"], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    for name in ("five_player_chips", "x_with_x", "voluntary_concession",
+                 "next_leader_fallback", "next_highest|right_neighbour"):
+        assert name in result.output
+    listing = runner.invoke(app, ["games"], env=ENGLISH)
+    assert listing.exit_code == 0
+    assert "krass-kariert" in listing.output and "heuristic" in listing.output
+    assert runner.invoke(app, ["play", "--help"], env=ENGLISH).exit_code == 0

@@ -1,0 +1,190 @@
+"""The terminal game loop, driven by scripted input."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.session import HUMAN, HumanPlayer, QuitGame, play_session, seat_names
+from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.records import GameRecord
+from kartentisch.core.registry import load_game
+from kartentisch.games.krass_kariert import InsertDrawn, KKState, Play, TakeReserve
+from kartentisch.games.krass_kariert.cards import X
+
+KK = "krass-kariert"
+SEATS = [HUMAN, "random", "random", "random"]
+
+
+def make_console() -> tuple[Console, StringIO]:
+    out = StringIO()
+    return Console(file=out, width=120, highlight=False, color_system=None), out
+
+
+def first_legal(game: Any, state: Any) -> Callable[[str], str]:
+    """A player who always types the first legal move's notation."""
+
+    def read_line(prompt: str) -> str:
+        return str(game.format_action(state.legal_actions()[0]))
+
+    return read_line
+
+
+def test_whole_game_against_bots_finishes_and_saves(tmp_path: Path) -> None:
+    game = load_game(KK, 4)
+    state = game.new_initial_state(11)
+    prompts: list[str] = []
+    answer = first_legal(game, state)
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        return answer(prompt)
+
+    console, out = make_console()
+    path = tmp_path / "game.json"
+    result = play_session(game_name=KK, game=game, seed=11, seats=SEATS,
+                          presenter=load_presenter(KK), console=console, read_line=read_line,
+                          save=path, state=state)
+    assert result.finished and state.is_terminal()
+    assert prompts and all(p == "Your move (? = help): " for p in prompts)
+    text = out.getvalue()
+    assert "Game over" in text and "Result" in text
+    assert "Record saved to" in text
+    record = GameRecord.load(path)
+    assert record.seats == SEATS
+    assert record.returns == state.returns()
+    assert record.replay().returns() == state.returns()
+
+
+def test_bad_entries_get_a_message_and_play_goes_on() -> None:
+    game = load_game(KK, 4)
+    state = game.new_initial_state(5)
+    typed = iter(["hello", "99", "?", ""])
+    answer = first_legal(game, state)
+
+    def read_line(prompt: str) -> str:
+        return next(typed, None) or answer(prompt)
+
+    console, out = make_console()
+    result = play_session(game_name=KK, game=game, seed=5, seats=SEATS,
+                          presenter=load_presenter(KK), console=console, read_line=read_line,
+                          state=state)
+    assert result.finished
+    text = out.getvalue()
+    assert "Cannot read 'hello'" in text
+    assert "Not allowed now: '99'" in text
+    assert "Legal moves now:" in text
+    assert text.count("Type ? for help") >= 2
+
+
+def test_end_of_input_stops_the_game_cleanly(tmp_path: Path) -> None:
+    game = load_game(KK, 3)
+
+    def read_line(prompt: str) -> str:
+        raise EOFError
+
+    console, out = make_console()
+    path = tmp_path / "partial.json"
+    result = play_session(game_name=KK, game=game, seed=2, seats=[HUMAN, "random", "random"],
+                          presenter=load_presenter(KK), console=console, read_line=read_line,
+                          save=path)
+    assert not result.finished
+    assert "stopped before its end" in out.getvalue()
+    record = GameRecord.load(path)
+    assert record.returns is None
+    assert len(record.actions) == len(result.state.history)
+
+
+def test_quit_word_stops_the_game() -> None:
+    game = load_game(KK, 3)
+    console, out = make_console()
+    result = play_session(game_name=KK, game=game, seed=2, seats=["random", HUMAN, "random"],
+                          presenter=load_presenter(KK), console=console,
+                          read_line=lambda prompt: "quit")
+    assert not result.finished
+    assert "stopped before its end" in out.getvalue()
+
+
+def states_of_seat0(seeds: range) -> Iterator[KKState]:
+    """Every state where seat 0 is to act, in random games from ``seeds``."""
+    game = load_game(KK, 4)
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player == 0:
+                yield state
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+def find_state(predicate: Callable[[KKState], bool]) -> KKState:
+    for state in states_of_seat0(range(50)):
+        if predicate(state):
+            return state.clone()
+    raise AssertionError("no such state in 50 games")
+
+
+def human_for(state: KKState, typed: list[str]) -> tuple[HumanPlayer, StringIO]:
+    console, out = make_console()
+    answers = iter(typed)
+
+    def read_line(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    names = seat_names(SEATS, 0)
+    return HumanPlayer(0, state.game, load_presenter(KK), console, read_line, names), out
+
+
+def x_play_is_ambiguous(state: KKState) -> bool:
+    hand = state.hands[0]
+    if state.phase != "play" or X not in hand:
+        return False
+    i = hand.index(X)
+    return sum(1 for a in state.legal_actions()
+               if isinstance(a, Play) and a.start == i and a.length == 1) > 1
+
+
+def test_an_undeclared_x_card_asks_for_its_value() -> None:
+    state = find_state(x_play_is_ambiguous)
+    position = str(state.hands[0].index(X) + 1)
+    with pytest.raises(AmbiguousActionError) as info:
+        state.game.parse_action(position, state)
+    text, wanted = info.value.choices[-1]
+    value = text.split("x")[-1]
+    human, out = human_for(state, [position, "99", value])
+    assert human.choose(state) == wanted
+    shown = out.getvalue()
+    assert "Which value should the X card stand for?" in shown
+    assert "'99' is not one of the choices" in shown
+
+
+def test_a_reserve_without_position_asks_where_it_goes() -> None:
+    state = find_state(lambda s: any(isinstance(a, TakeReserve) for a in s.legal_actions()))
+    human, out = human_for(state, ["r1", "", "r1", "2"])
+    assert human.choose(state) == TakeReserve(0, 1)
+    assert out.getvalue().count("At which position should reserve card 1") == 2
+
+
+def test_a_bare_number_inserts_the_drawn_card() -> None:
+    state = find_state(lambda s: s.phase == "draw")
+    human, out = human_for(state, ["1"])
+    assert human.choose(state) == InsertDrawn(0)
+    assert "You drew" in out.getvalue()
+
+
+def test_eof_while_choosing_raises_quit() -> None:
+    state = find_state(lambda s: True)
+    human, _out = human_for(state, [])
+    with pytest.raises(QuitGame):
+        human.choose(state)
