@@ -19,12 +19,22 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from kartentisch.core.errors import GameOverError, IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.games.casino.actions import (
+    CODE_BUILD,
+    CODE_BUILD_MERGE,
+    CODE_CAPTURE,
+    CODE_CAPTURE_BUILD,
+    CODE_RAISE,
+    CODE_RAISE_MERGE,
+    CODE_TRAIL,
+    MASK_BITS,
+    NUM_CODES,
     Action,
     Build,
     Capture,
     Trail,
     action_id,
     format_action,
+    loose_mask,
     mask_cards,
 )
 from kartentisch.games.casino.cards import (
@@ -287,80 +297,88 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 unions[v] = disjoint_unions(sums[v])
             return unions[v]
 
-        held = Counter(VALUES[c] for c in hand)
-        owned = {v for v, b in builds.items() if b.owner == seat}
-        keeps = options.owner_keeps_capture_card
-        actions: list[Action] = []
+        held = [0] * 11
+        for c in hand:
+            held[VALUES[c]] += 1
+        owned = [v for v, b in builds.items() if b.owner == seat]
+        keeps = options.owner_keeps_capture_card and bool(owned)
+        keyed: list[tuple[int, Action]] = []
+        add = keyed.append
         can_capture: set[int] = set()
-        for card in sorted(hand):
+        hand_sorted = sorted(hand)
+        for card in hand_sorted:
             cv = VALUES[card]
-            left = held.copy()
-            left[cv] -= 1
-
-            def keeps_duty(after: set[int], left: Counter[int] = left) -> bool:
-                return all(left[v] > 0 for v in after)
-
+            base = card * NUM_CODES
+            # Owner's duty: every build the player owns after the play needs a card of its
+            # value left in the hand. ``short`` lists owned values the play would leave bare.
+            short = [v for v in owned if held[v] - (v == cv) <= 0] if keeps else []
             # captures
             if cv == 0:
                 rank = rank_of(card)
                 faces = [c for c in self.loose if rank_of(c) == rank]
                 if faces:
-                    takes = [tuple(faces)] if options.face_cards_capture_all else [
-                        (c,) for c in faces]
-                    if not keeps or keeps_duty(owned):
-                        actions.extend(Capture(card, t) for t in takes)
                     can_capture.add(card)
-            else:
-                has_build = cv in builds
-                for mask in unions_of(cv):
-                    for take_build in ((False, True) if has_build else (False,)):
-                        if not mask and not take_build:
-                            continue
-                        can_capture.add(card)
-                        if keeps and not keeps_duty(owned - {cv} if take_build else owned):
-                            continue
-                        actions.append(Capture(card, mask_cards(mask), cv if take_build else 0))
-                # builds and calls of value v
-                for v in range(cv, 11):
-                    if left[v] <= 0:
-                        continue
-                    merged = v in builds
-                    if keeps and not keeps_duty(owned | {v}):
-                        continue
-                    masks: set[int] = set()
-                    own_groups = sums[v - cv] if v > cv else [0]
-                    for t in own_groups:
-                        for u in unions_of(v):
-                            if not t & u:
-                                masks.add(t | u)
-                    for mask in sorted(masks):
-                        if mask or merged:
-                            actions.append(Build(card, v, mask_cards(mask), 0, merged))
-                # raises of single builds
-                for u, b in builds.items():
-                    w = u + cv
-                    if w > 10 or left[w] <= 0 or b.multiple:
-                        continue
-                    if keeps and not keeps_duty((owned - {u}) | {w}):
-                        continue
-                    actions.append(Build(card, w, (), u, w in builds))
+                    if not short:
+                        key = (base + CODE_CAPTURE) << MASK_BITS
+                        if options.face_cards_capture_all:
+                            add((key | loose_mask(tuple(faces)), Capture(card, tuple(faces))))
+                        else:
+                            keyed.extend((key | (1 << c), Capture(card, (c,))) for c in faces)
+                continue
+            has_build = cv in builds
+            ok_plain = not short
+            ok_taking = not short or short == [cv]
+            for mask in unions_of(cv):
+                if mask:
+                    can_capture.add(card)
+                    if ok_plain:
+                        add((((base + CODE_CAPTURE) << MASK_BITS) | mask,
+                             Capture(card, mask_cards(mask), 0)))
+                if has_build:
+                    can_capture.add(card)
+                    if ok_taking:
+                        add((((base + CODE_CAPTURE_BUILD) << MASK_BITS) | mask,
+                             Capture(card, mask_cards(mask), cv)))
+            # builds and calls of value v (the new build needs a v left in the hand too)
+            for v in range(cv, 11):
+                if held[v] - (v == cv) <= 0 or (short and short != [v]):
+                    continue
+                merged = v in builds
+                code = (CODE_BUILD_MERGE if merged else CODE_BUILD) + v - 1
+                masks: set[int] = set()
+                own_groups = sums[v - cv] if v > cv else [0]
+                for t in own_groups:
+                    for u in unions_of(v):
+                        if not t & u:
+                            masks.add(t | u)
+                for mask in masks:
+                    if mask or merged:
+                        add((((base + code) << MASK_BITS) | mask,
+                             Build(card, v, mask_cards(mask), 0, merged)))
+            # raises of single builds
+            for u, b in builds.items():
+                w = u + cv
+                if w > 10 or held[w] - (w == cv) <= 0 or b.multiple:
+                    continue
+                if short and [x for x in short if x != u] not in ([], [w]):
+                    continue
+                merged = w in builds
+                code = (CODE_RAISE_MERGE if merged else CODE_RAISE) + u - 1
+                add(((base + code) << MASK_BITS, Build(card, w, (), u, merged)))
         # trails
         if not self.trail_banned(seat):
-            for card in sorted(hand):
+            for card in hand_sorted:
                 if not options.trail_when_capture_possible and card in can_capture:
                     continue
-                if keeps and owned:
-                    left = held.copy()
-                    left[VALUES[card]] -= 1
-                    if not all(left[v] > 0 for v in owned):
-                        continue
-                actions.append(Trail(card))
-        if not actions:
+                if keeps and any(held[v] - (v == VALUES[card]) <= 0 for v in owned):
+                    continue
+                add(((card * NUM_CODES + CODE_TRAIL) << MASK_BITS, Trail(card)))
+        if not keyed:
             # Only reachable when the owner's duties are off: a player who may not trail
             # and has nothing else to do may trail after all (documented decision).
-            actions = [Trail(c) for c in sorted(hand)]
-        actions.sort(key=action_id)
-        return actions
+            return [Trail(c) for c in hand_sorted]
+        keyed.sort(key=lambda ka: ka[0])
+        return [a for _, a in keyed]
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, and what is allowed instead."""
