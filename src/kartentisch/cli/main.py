@@ -88,8 +88,9 @@ def play(
     option: RulesOption = None,
     save: Annotated[Path | None, typer.Option(help=_("Save the game record (JSON) here."))]
     = None,
-    delay: Annotated[float, typer.Option(help=_("Seconds to pause after each bot move."))]
-    = 0.0,
+    delay: Annotated[float | None, typer.Option(
+        help=_("Seconds to pause after each bot move (default: 0.4 in a terminal, else 0)."))]
+    = None,
     lang: LangOption = None,
 ) -> None:
     """Play a game against bots in the terminal."""
@@ -137,7 +138,8 @@ def play(
     read_line = console.input
     result = play_session(game_name=name, game=the_game, seed=seed, seats=seats,
                           presenter=presenter, console=console, read_line=read_line,
-                          save=save, delay=delay)
+                          save=save,
+                          delay=delay if delay is not None else 0.4 * console.is_terminal)
     if not result.finished:
         raise typer.Exit(1)
 

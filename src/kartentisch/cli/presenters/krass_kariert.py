@@ -129,7 +129,8 @@ class KrassKariertPresenter(Presenter):
                             "(Ablagestapel): {discard} cards").format(
             draw=obs.draw_size, discard=len(obs.discard))))
         if viewer is not None and obs.phase != "over":
-            parts.append(Text(_("Your hand (• = seen by the others)"), style="bold"))
+            legend = _("Your hand (• = seen by the others; N = Nachzieh, S = Stopp)")
+            parts.append(Text(legend, style="bold"))
             parts.append(self._hand_table(obs))
             if obs.pending is not None:
                 parts.append(Text.from_markup(
