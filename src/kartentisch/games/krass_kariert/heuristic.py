@@ -19,6 +19,7 @@ are hard to get rid of as a follower. From this the usual habits follow:
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -49,25 +50,8 @@ from kartentisch.games.krass_kariert.observation import KKObservation
 MAX_STRENGTH: Final = TRIPLE * 16 + 12
 """The strongest combination there is (a triple of 12s)."""
 
-WEAKNESS: Final = 0.6
-"""Extra cost of the weakest combination over the strongest one (a combination costs 1)."""
-
-SPECIAL_COST: Final[dict[int, float]] = {STOPP: 0.15, NACHZIEH: 0.3}
-"""What a special card in the hand costs: it is always playable, so it is nearly free."""
-
-STOPP_USE: Final = 0.45
-"""Cost of spending a Stopp (a life that also wins a round)."""
-
-NACHZIEH_USE: Final = 0.2
-"""Cost of spending a Nachzieh as a follower."""
-
-RESERVE_USE: Final[dict[int, float]] = {2: 0.9, 1: 1.6}
-"""Cost of taking a reserve card, by how many reserves were left before taking it."""
-
-DRAW_COST: Final = 0.55
-"""Expected cost of one card drawn after a Nachzieh round."""
-
 CONCEDE_COST: Final = 100.0
+INFINITY: Final = float("inf")
 
 _WIN_CHANCE: Final[dict[int, float]] = {SINGLE: 0.3, RUN2: 0.4, PAIR: 0.55, RUN3: 0.75,
                                         TRIPLE: 0.9}
@@ -93,43 +77,73 @@ def _window_strength(window: tuple[int, ...], x_with_x: bool) -> int:
     return best
 
 
-@lru_cache(maxsize=1 << 16)
-def hand_cost(hand: tuple[int, ...], x_with_x: bool = False) -> float:
+@lru_cache(maxsize=64)
+def _cost_table(x_with_x: bool, weakness: float, stopp_cost: float,
+                nachzieh_cost: float) -> dict[tuple[int, ...], float]:
+    """The cost of every window of 1-3 cards that can be played as one unit."""
+    table: dict[tuple[int, ...], float] = {(STOPP,): stopp_cost, (NACHZIEH,): nachzieh_cost}
+    cards = range(1, X + 1)
+    for size in (1, 2, 3):
+        for window in itertools.product(cards, repeat=size):
+            value = _window_strength(window, x_with_x)
+            if value != NO_COMBINATION:
+                table[window] = 1.0 + weakness * (1.0 - value / MAX_STRENGTH)
+    return table
+
+
+@lru_cache(maxsize=1 << 17)
+def hand_cost(hand: tuple[int, ...], x_with_x: bool = False, weakness: float = 0.6,
+              stopp_cost: float = 0.15, nachzieh_cost: float = 0.3) -> float:
     """How hard ``hand`` is to get rid of: the cheapest split into combinations, in order.
 
-    Each combination costs 1 plus up to :data:`WEAKNESS` the weaker it is; a special card
-    costs :data:`SPECIAL_COST`. The split keeps cards in hand order (removing a card can
-    join its neighbours later, which this ignores).
+    Each combination costs 1 plus up to ``weakness`` the weaker it is (the weakness grows
+    linearly from the strongest combination to the weakest, which roughly follows how
+    often a follower finds a combination standing that it cannot beat). A special card is
+    always playable, so it costs only ``stopp_cost`` or ``nachzieh_cost``. The split keeps
+    cards in hand order (removing a card can join its neighbours later, which this ignores).
 
     >>> hand_cost(()) == 0.0
     True
     >>> hand_cost((6, 7)) < hand_cost((6, 12, 7))
     True
     """
-    n = len(hand)
-    best = [0.0] + [float("inf")] * n
-    for end in range(1, n + 1):
-        card = hand[end - 1]
-        if card >= NACHZIEH:
-            best[end] = best[end - 1] + SPECIAL_COST[card]
-            continue
-        for length in (1, 2, 3):
-            start = end - length
+    table = _cost_table(x_with_x, weakness, stopp_cost, nachzieh_cost)
+    best = [0.0]
+    for end in range(1, len(hand) + 1):
+        low = INFINITY
+        for start in (end - 1, end - 2, end - 3):
             if start < 0:
                 break
-            value = _window_strength(hand[start:end], x_with_x)
-            if value == NO_COMBINATION:
-                continue
-            cost = 1.0 + WEAKNESS * (1.0 - value / MAX_STRENGTH)
-            if best[start] + cost < best[end]:
-                best[end] = best[start] + cost
-    return best[n]
+            cost = table.get(hand[start:end])
+            if cost is not None and best[start] + cost < low:
+                low = best[start] + cost
+        best.append(low)
+    return best[-1]
 
 
 class HeuristicBot:
     """Sheds cards in good combinations, beats cheaply, and saves its lives for later."""
 
     name = "heuristic"
+
+    weakness: float = 0.6
+    """Extra cost of the weakest combination over the strongest one (a combination costs 1)."""
+    stopp_cost: float = 0.15
+    """What a Stopp in the hand costs: it is always playable, so it is nearly free."""
+    nachzieh_cost: float = 0.3
+    """What a Nachzieh in the hand costs."""
+    stopp_use: float = 0.45
+    """Cost of spending a Stopp (a life that also wins a round)."""
+    nachzieh_use: float = 0.2
+    """Cost of spending a Nachzieh as a follower."""
+    reserve_use: tuple[float, float] = (1.6, 0.9)
+    """Cost of taking a reserve card when it is the last one, and when two are left."""
+    draw_cost: float = 0.55
+    """Expected cost of one card drawn after a Nachzieh round."""
+    card_bonus: float = 0.0
+    """Bonus per card a play removes (ties towards shedding more cards)."""
+    specials_discount: float = 0.15
+    """A reserve is cheaper to spend while special cards still guard against conceding."""
 
     def __init__(self, game: Any = None, seed: int = 0):
         options = getattr(game, "options", None)
@@ -157,9 +171,10 @@ class HeuristicBot:
         if isinstance(action, TakeReserve):
             reserves = obs.reserves[obs.seat]
             card = reserves[action.reserve]
-            left = len(reserves)
-            return (self._cost(_inserted(hand, action.position, card))
-                    + RESERVE_USE.get(left, RESERVE_USE[1]) + self._specials_discount(hand))
+            use = self.reserve_use[min(len(reserves), 2) - 1]
+            if STOPP in hand or NACHZIEH in hand:
+                use -= self.specials_discount
+            return self._cost(_inserted(hand, action.position, card)) + use
         if isinstance(action, Concede):
             return CONCEDE_COST
         return self._score_play(obs, action)
@@ -174,16 +189,16 @@ class HeuristicBot:
         card = hand[action.start]
         if card == STOPP:
             # Ends the round now and wins it: drawing for any Nachzieh already played.
-            return after + STOPP_USE + DRAW_COST * 3 * obs.nachzieh_played
+            return after + self.stopp_use + self.draw_cost * 3 * obs.nachzieh_played
         if card == NACHZIEH:
             if leading:
                 if not rest:
                     return after
                 # If nobody plays a combination after it, the leader wins and draws three.
-                return after + NACHZIEH_USE + DRAW_COST * 3 * 0.35
-            return after + NACHZIEH_USE
+                return after + self.nachzieh_use + self.draw_cost * 3 * 0.35
+            return after + self.nachzieh_use
         value = self._play_strength(hand[action.start:end], action.x_values)
-        score = after
+        score = after - self.card_bonus * action.length
         if leading:
             # A stronger lead is likelier to win the round and lead again.
             score -= 0.01 * value / MAX_STRENGTH
@@ -192,18 +207,14 @@ class HeuristicBot:
             score += 0.01 * value / MAX_STRENGTH
             if obs.nachzieh_played:
                 chance = 1.0 if last else _WIN_CHANCE[kind_of(value)]
-                score += chance * DRAW_COST * 3 * obs.nachzieh_played
+                score += chance * self.draw_cost * 3 * obs.nachzieh_played
         return score
 
     def _play_strength(self, window: tuple[int, ...], x_values: tuple[int, ...]) -> int:
         return evaluate(tuple(c for c in window if c != X) + tuple(x_values))
 
-    def _specials_discount(self, hand: tuple[int, ...]) -> float:
-        """A reserve is cheaper to spend while special cards still guard against conceding."""
-        return -0.15 if STOPP in hand or NACHZIEH in hand else 0.0
-
     def _cost(self, hand: tuple[int, ...]) -> float:
-        return hand_cost(hand, self.x_with_x)
+        return hand_cost(hand, self.x_with_x, self.weakness, self.stopp_cost, self.nachzieh_cost)
 
 
 def _inserted(hand: tuple[int, ...], position: int, card: int) -> tuple[int, ...]:
