@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.presenters import GENERIC, PRESENTERS, load_presenter
 from kartentisch.cli.session import HUMAN, HumanPlayer, QuitGame, play_session, seat_names
 from kartentisch.core.errors import AmbiguousActionError
 from kartentisch.core.records import GameRecord
-from kartentisch.core.registry import load_game
+from kartentisch.core.registry import list_games, load_game
 from kartentisch.games.krass_kariert import InsertDrawn, KKState, Play, TakeReserve
 from kartentisch.games.krass_kariert.cards import X
 
@@ -188,3 +188,25 @@ def test_eof_while_choosing_raises_quit() -> None:
     human, _out = human_for(state, [])
     with pytest.raises(QuitGame):
         human.choose(state)
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_every_registered_game_plays_in_the_terminal(name: str) -> None:
+    """The loop is generic: a game with or without its own presenter can be played."""
+    game = load_game(name)
+    state = game.new_initial_state(3)
+    seats = [HUMAN] + ["random"] * (game.players - 1)
+    console, out = make_console()
+    result = play_session(game_name=name, game=game, seed=3, seats=seats,
+                          presenter=load_presenter(name), console=console,
+                          read_line=first_legal(game, state), state=state)
+    assert result.finished
+    assert "Result" in out.getvalue()
+
+
+def test_presenters_are_registered_for_known_games_only() -> None:
+    for name, module in PRESENTERS.items():
+        assert name in list_games()
+        presenter = load_presenter(name)
+        assert presenter.game == name and module.startswith("kartentisch.cli.presenters.")
+    assert load_presenter("no-such-game") is GENERIC

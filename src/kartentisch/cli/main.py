@@ -23,7 +23,7 @@ from kartentisch.cli.session import HUMAN, check_seats, play_session
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.options import describe_options
 from kartentisch.core.registry import game_class, list_games, load_game
-from kartentisch.locale import LANGUAGES, _, set_language
+from kartentisch.locale import LANGUAGES, _, ngettext, set_language
 
 set_language(None)  # help texts in the environment's language
 
@@ -226,8 +226,10 @@ def simulate(
     labels = presenter.stat_labels()
     for key, value in summary.stats.items():
         console.print(f"{escape(labels.get(key, key))}: {value:.2f}")
-    console.print(_("{rate:.1f} games per second ({seconds:.1f} s, {workers} workers)").format(
-        rate=summary.games_per_second, seconds=summary.seconds, workers=workers))
+    console.print(ngettext("{rate:.1f} games per second ({seconds:.1f} s, {workers} worker)",
+                           "{rate:.1f} games per second ({seconds:.1f} s, {workers} workers)",
+                           workers).format(rate=summary.games_per_second,
+                                           seconds=summary.seconds, workers=workers))
 
 
 @app.command("rules-options")

@@ -45,12 +45,11 @@ Adding a presenter for a new game
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Sequence
 from typing import Any, Final
 
 from rich.console import RenderableType
-from rich.text import Text
+from rich.pretty import Pretty
 
 from kartentisch.core.errors import AmbiguousActionError
 from kartentisch.core.protocol import Event, Game, Seat, State
@@ -91,7 +90,7 @@ class Presenter:
         data = observation.to_json()
         if viewer is None:
             data = {k: v for k, v in data.items() if k not in {"hand", "pending"}}
-        return Text(json.dumps(data, ensure_ascii=False))
+        return Pretty(data)
 
     def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
                        ) -> str | None:
@@ -103,7 +102,7 @@ class Presenter:
     def describe_moves(self, observation: Any, legal: Sequence[Any], game: Game[Any, Any, Any]
                        ) -> list[str]:
         """The legal moves in notation, for the ``?`` help."""
-        return [" ".join(game.format_action(a) for a in legal)]
+        return [", ".join(game.format_action(a) for a in legal)]
 
     def normalize_input(self, text: str, observation: Any) -> str:
         """Rewrite shortcuts in the player's input into notation (default: unchanged)."""
