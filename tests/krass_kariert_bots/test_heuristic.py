@@ -27,7 +27,7 @@ def position(hand: Sequence[int], *, reserves: Sequence[int] = (), leading: bool
              best: int = -1, nachzieh_played: int = 0, pending: int | None = None,
              phase: str = "play") -> KKObservation:
     """Seat 1's observation with the given hand; it follows seat 0 unless ``leading``."""
-    base = GAME.new_initial_state(0).observation(1)
+    base: KKObservation = GAME.new_initial_state(0).observation(1)
     all_reserves = [tuple(r) for r in base.reserves]
     all_reserves[1] = tuple(reserves)
     return dataclasses.replace(
