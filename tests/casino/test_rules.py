@@ -218,8 +218,8 @@ def test_build_taken_only_by_its_value(setup: Setup) -> None:
 def test_face_cards_capture_by_rank(setup: Setup, capture_all: bool) -> None:
     state = setup(options={"face_cards_capture_all": capture_all},
                   hands=["Qh 9s", "Kc Kd"], loose="Qc Qd Kh 2c")
-    captures = sorted((a.loose for a in state.legal_actions()
-                       if isinstance(a, Capture) and a.card == C("Qh")))
+    captures = sorted(a.loose for a in state.legal_actions()
+                      if isinstance(a, Capture) and a.card == C("Qh"))
     if capture_all:
         assert captures == [tuple(sorted(cards("Qc Qd")))]
     else:
@@ -426,22 +426,18 @@ def test_game_ends_at_21_with_a_single_leader() -> None:
 
 
 def test_tied_totals_play_another_pack(setup: Setup) -> None:
-    # both at 21 after a pack: the game goes on
+    # 20 and 19 before the pack; the pack gives 5 and 6: both at 25, so play goes on
     state = setup(hands=["Kh", "Kc"], loose="", deck="")
     state.scores = [20, 19]
-    state.captured = [[], []]
+    zero = cards("2s Ac Ad Ah As")  # little casino and the aces: 5 points
+    state.captured = [zero, [c for c in range(52) if c not in zero and c not in cards("Kh Kc")]]
     state.plays = []
-    rest = [c for c in range(52) if c not in (C("Kh"), C("Kc"))]
-    # seat 1 gets more cards (3 points); seat 0 gets the casinos (3 points) ...
-    zero = [C("Td"), C("2s"), C("Ac"), C("Ad")] + [c for c in rest if c % 4 == 3][:8]
-    zero = sorted(set(zero))
-    state.captured = [zero, [c for c in rest if c not in zero]]
+    state.last_capturer = 1  # takes the two kings: cards 3, spades 1, big casino 2
     state.apply(Trail(C("Kh")))
     state.apply(Trail(C("Kc")))
-    result = state.pack_results[-1]["total"]
-    assert state.scores == [20 + result[0], 19 + result[1]]
-    if state.scores[0] == state.scores[1]:
-        assert not state.is_terminal()
+    assert state.pack_results[-1]["total"] == [5, 6]
+    assert state.scores == [25, 25]
+    assert not state.is_terminal() and state.pack == 1 and len(state.deck) == 40
 
 
 def test_count_out_stops_at_21(setup: Setup) -> None:
