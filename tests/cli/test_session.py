@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -12,8 +12,10 @@ import pytest
 from rich.console import Console
 
 from kartentisch.cli.presenters import GENERIC, PRESENTERS, load_presenter
+from kartentisch.cli.presenters.krass_kariert import KrassKariertPresenter
 from kartentisch.cli.session import HUMAN, HumanPlayer, QuitGame, play_session, seat_names
 from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.protocol import Event
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import list_games, load_game
 from kartentisch.games.krass_kariert import InsertDrawn, KKState, Play, TakeReserve
@@ -210,3 +212,32 @@ def test_presenters_are_registered_for_known_games_only() -> None:
         presenter = load_presenter(name)
         assert presenter.game == name and module.startswith("kartentisch.cli.presenters.")
     assert load_presenter("no-such-game") is GENERIC
+
+
+class SpyPresenter(KrassKariertPresenter):
+    """Records every event the session hands to the presenter."""
+
+    def __init__(self) -> None:
+        self.seen: list[Event] = []
+
+    def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str]
+                       ) -> str | None:
+        self.seen.append(event)
+        return super().describe_event(event, viewer=viewer, names=names)
+
+
+def test_the_human_sees_only_events_redacted_for_their_seat() -> None:
+    game = load_game(KK, 4)
+    spy = SpyPresenter()
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        console, _out = make_console()
+        play_session(game_name=KK, game=game, seed=seed, seats=["random", HUMAN, "random", "random"],
+                     presenter=spy, console=console, read_line=first_legal(game, state),
+                     state=state)
+    hidden = [e for e in spy.seen if e.kind in ("draw", "insert")]
+    assert any(e.seat == 1 for e in hidden) and any(e.seat != 1 for e in hidden)
+    for event in spy.seen:
+        assert event.private is None
+        if event.kind in ("draw", "insert"):
+            assert ("card" in event.data) == (event.seat == 1)

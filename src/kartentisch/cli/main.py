@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -199,9 +200,14 @@ def simulate(
         with progress:
             task = progress.add_task(_("Simulating"), total=games)
 
+            last_refresh = [0.0]
+
             def advance(count: int) -> None:
                 progress.advance(task, count)
-                progress.refresh()
+                now = time.monotonic()
+                if now - last_refresh[0] > 0.1:  # no refresh thread: throttle by hand
+                    progress.refresh()
+                    last_refresh[0] = now
 
             summary = run_simulation(config, games, workers=workers, on_progress=advance)
     except KartentischError as error:
