@@ -12,6 +12,7 @@ from kartentisch.core.protocol import Game
 _GAMES: dict[str, str] = {
     "casino": "kartentisch.games.casino.game:Casino",
     "krass-kariert": "kartentisch.games.krass_kariert.game:KrassKariert",
+    "krumme20": "kartentisch.games.krumme20.game:Krumme20",
 }
 
 

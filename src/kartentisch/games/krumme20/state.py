@@ -1,0 +1,805 @@
+"""Krumme20's rules as state transitions: pure, deterministic, no I/O.
+
+Terms (the rule sheet's): each player has *persönliche Karten* (personal cards, 3 dealt, at
+most 5) lying in front of them; the *Ablagestapel* is the play pile whose up sides add up to
+its total; the *Abwurfstapel* is the discard pile; the *Nachziehstapel* the draw pile; each
+player's *Punktestapel* (score pile) holds cards that score, a crosswise (*quer*) card
+doubled. Reaching exactly the target (20) scores; going over is a *Foul*.
+
+A turn is a sequence of *steps*: the play (``turn``), then the special action of the played
+number (``flip`` for 0, ``take`` for 1, ``draw`` for 2, ``throw`` for 3, ``four`` for 4),
+the second card on 15 (``five``), and claims after the play (``after``). Fouls insert a
+``foul`` step for every other player; a 1 taking a personal card inserts the victim's
+``loss`` compensation; a 4 inserts the victim's ``sitout`` compensation. A step that offers
+nothing but ``pass`` is skipped.
+
+Cards are ints 0..53 with per-card arrays: ``face`` (the up side's number), ``back`` (the
+down side's), and who knows each side (``kup``/``kdown``, bitmasks of seats).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Final
+
+from kartentisch.core.errors import GameOverError, IllegalActionError
+from kartentisch.core.protocol import TERMINAL, Event, Seat, State
+from kartentisch.games.krumme20.actions import (
+    ACTIONS,
+    MAX_HAND,
+    TRIPLES,
+    Action,
+    Claim33,
+    ClaimSum,
+    Draw,
+    Flip,
+    FlipScore,
+    Lowest,
+    Pass,
+    Play,
+    Second,
+    SitOut,
+    Take,
+    TakeDiscard,
+    TakeDraw,
+    TakeScore,
+    Throw,
+    action_id,
+    format_action,
+)
+from kartentisch.games.krumme20.cards import DECK_SIZE, card_text, deck_pairs
+
+if TYPE_CHECKING:
+    from kartentisch.games.krumme20.game import Krumme20
+    from kartentisch.games.krumme20.observation import K20Observation
+
+TURN: Final = "turn"
+FLIP: Final = "flip"
+TAKE: Final = "take"
+DRAW2: Final = "draw"
+THROW: Final = "throw"
+FOUR: Final = "four"
+FIVE: Final = "five"
+AFTER: Final = "after"
+FOUL: Final = "foul"
+LOSS: Final = "loss"
+SITOUT: Final = "sitout"
+OVER: Final = "over"
+PHASES: Final = (TURN, FLIP, TAKE, DRAW2, THROW, FOUR, FIVE, AFTER, FOUL, LOSS, SITOUT, OVER)
+
+ACTION_PHASE: Final[dict[int, str]] = {0: FLIP, 1: TAKE, 2: DRAW2, 3: THROW, 4: FOUR}
+"""The step a played number opens (a 5's own action is the second card on 15)."""
+
+PHASE_HELP: Final[dict[str, str]] = {
+    TURN: "play a personal card (or show 3/3 or Σ20 first)",
+    FLIP: "action of the 0: turn a card over, or pass",
+    TAKE: "action of the 1: take a card, or pass",
+    DRAW2: "action of the 2: draw a card, or pass to stop",
+    THROW: "action of the 3: throw a further 3, or pass to stop",
+    FOUR: "action of the 4: make the next player sit out, or pass",
+    FIVE: "the total is 15: play a second card as a 5, or pass",
+    AFTER: "after the play: show 3/3 or Σ20, or pass to end the turn",
+    FOUL: "after a foul: put a lowest personal card on your score pile, or pass",
+    LOSS: "compensation for a taken card: draw one, or pass",
+    SITOUT: "compensation for sitting out: draw one (or with 5 cards put a lowest on your "
+            "score pile), or pass",
+    OVER: "the game is over",
+}
+
+PASS_ID: Final = action_id(Pass())
+_PLAY: Final = action_id(Play(0))
+_SECOND: Final = action_id(Second(0))
+_THROW: Final = action_id(Throw(0))
+_FLIP: Final = action_id(Flip(0, 0))
+_FLIPSCORE: Final = action_id(FlipScore(0))
+_TAKE: Final = action_id(Take(0, 0))
+_TAKESCORE: Final = action_id(TakeScore(0))
+_TAKEDRAW: Final = action_id(TakeDraw())
+_TAKEDISCARD: Final = action_id(TakeDiscard())
+_DRAW: Final = action_id(Draw())
+_SITOUT: Final = action_id(SitOut())
+_LOWEST: Final = action_id(Lowest(0))
+_CLAIM33: Final = action_id(Claim33((0, 1, 2)))
+_SUM_UP: Final = action_id(ClaimSum(False))
+_SUM_DOWN: Final = action_id(ClaimSum(True))
+
+
+def deal_rng(seed: int) -> random.Random:
+    """The generator for the shuffle and the cards' orientation, from the game seed alone."""
+    return random.Random(f"krumme20/{seed}")
+
+
+class K20State(State[Action, "K20Observation"]):
+    """A Krumme20 game in progress."""
+
+    game: Krumme20
+
+    __slots__ = (
+        "_current", "_legal", "ablage", "abwurf", "all_mask", "back", "cross", "draw",
+        "draws_left", "events", "face", "final_turns", "fouls", "game", "hands", "history",
+        "kdown", "kup", "phase", "queue", "scores", "second_done", "seed", "sitting_out",
+        "total", "turn", "turns", "value", "zeros",
+    )
+
+    def __init__(self, game: Krumme20, seed: int, *, deal_now: bool = True):
+        self.game = game
+        self.seed = seed
+        self.history: list[Action] = []
+        self.events: list[Event] = []
+        n = game.players
+        self.all_mask = (1 << n) - 1
+        self.face = [0] * DECK_SIZE
+        self.back = [0] * DECK_SIZE
+        self.kup = [0] * DECK_SIZE
+        self.kdown = [0] * DECK_SIZE
+        self.cross = [False] * DECK_SIZE
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.scores: list[list[int]] = [[] for _ in range(n)]
+        self.ablage: list[int] = []
+        """The play pile, bottom first."""
+        self.abwurf: list[int] = []
+        """The discard pile, bottom first."""
+        self.draw: list[int] = []
+        """The draw pile; its top is the last element."""
+        self.total = 0
+        self.zeros = 0
+        """0s played in a row onto the Ablagestapel since its last reset."""
+        self.turn = 0
+        """The seat whose turn it is (the current player may be another, e.g. in a foul)."""
+        self.phase = TURN
+        self._current = 0
+        self.value = -1
+        """The counting number of this turn's played card (-1: none yet)."""
+        self.second_done = False
+        self.draws_left = 0
+        self.queue: list[tuple[str, int]] = []
+        """The steps still to come this turn, after the current one."""
+        self.sitting_out = [False] * n
+        self.final_turns: int | None = None
+        """Turns left in the final lap (None: the final lap has not begun)."""
+        self.turns = 0
+        """Turns started so far (sat-out and skipped turns not counted)."""
+        self.fouls = [0] * n
+        self._legal: list[int] | None = None
+        if deal_now:
+            self._deal()
+
+    # ----------------------------------------------------------------- protocol
+    @property
+    def current_player(self) -> Seat:
+        return TERMINAL if self.phase == OVER else self._current
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def score_of(self, seat: int) -> int:
+        """The points on ``seat``'s Punktestapel: up sides, crosswise cards doubled."""
+        face, cross = self.face, self.cross
+        return sum(face[c] * (2 if cross[c] else 1) for c in self.scores[seat])
+
+    def final_scores(self) -> list[int]:
+        """Every seat's points now."""
+        return [self.score_of(s) for s in range(self.game.players)]
+
+    def winners(self) -> list[int]:
+        """The seats with the highest score (all of them on a tie); empty until the end."""
+        if self.phase != OVER:
+            return []
+        scores = self.final_scores()
+        best = max(scores)
+        return [s for s, v in enumerate(scores) if v == best]
+
+    def returns(self) -> list[float]:
+        """1/k for each of the k winners, 0 for everybody else (all 0 until the end)."""
+        n = self.game.players
+        if self.phase != OVER:
+            return [0.0] * n
+        won = self.winners()
+        return [1.0 / len(won) if s in won else 0.0 for s in range(n)]
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions' integer ids (the fast path for search and RL)."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def legal_actions(self) -> list[Action]:
+        return [ACTIONS[i] for i in self.legal_action_ids()]
+
+    def apply(self, action: Action) -> None:
+        if self.phase == OVER:
+            raise GameOverError("the game is over; no more moves")
+        try:
+            aid = action_id(action)
+        except ValueError:
+            raise IllegalActionError(f"{action!r} is not a Krumme20 action") from None
+        if aid not in self.legal_action_ids():
+            raise IllegalActionError(self.explain_illegal(action))
+        self._apply_id(aid)
+
+    def apply_id(self, aid: int) -> None:
+        """Apply the action with id ``aid``; raises if it is not legal."""
+        if self.phase == OVER:
+            raise GameOverError("the game is over; no more moves")
+        if aid not in self.legal_action_ids():
+            raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
+        self._apply_id(aid)
+
+    def apply_unchecked(self, aid: int) -> None:
+        """Apply a legal action id without checking (for search that generated it itself)."""
+        self._apply_id(aid)
+
+    def clone(self) -> K20State:
+        other = K20State.__new__(K20State)
+        other.game = self.game
+        other.seed = self.seed
+        other.history = self.history.copy()
+        other.events = self.events.copy()
+        other.all_mask = self.all_mask
+        other.face = self.face.copy()
+        other.back = self.back.copy()
+        other.kup = self.kup.copy()
+        other.kdown = self.kdown.copy()
+        other.cross = self.cross.copy()
+        other.hands = [h.copy() for h in self.hands]
+        other.scores = [s.copy() for s in self.scores]
+        other.ablage = self.ablage.copy()
+        other.abwurf = self.abwurf.copy()
+        other.draw = self.draw.copy()
+        other.total = self.total
+        other.zeros = self.zeros
+        other.turn = self.turn
+        other.phase = self.phase
+        other._current = self._current
+        other.value = self.value
+        other.second_done = self.second_done
+        other.draws_left = self.draws_left
+        other.queue = self.queue.copy()
+        other.sitting_out = self.sitting_out.copy()
+        other.final_turns = self.final_turns
+        other.turns = self.turns
+        other.fouls = self.fouls.copy()
+        other._legal = self._legal
+        return other
+
+    def observation(self, seat: Seat) -> K20Observation:
+        from kartentisch.games.krumme20.observation import observe
+
+        return observe(self, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        from kartentisch.games.krumme20.position import state_to_json
+
+        return state_to_json(self)
+
+    def card_text(self, card: int) -> str:
+        """A card as ``up/down`` (both sides, whoever knows them; for debugging)."""
+        return card_text(self.face[card], self.back[card])
+
+    def __str__(self) -> str:
+        hands = " | ".join(" ".join(self.card_text(c) for c in h) for h in self.hands)
+        return (f"K20 turn {self.turns} seat {self.turn} phase {self.phase} to move "
+                f"{self.current_player} total {self.total}: {hands}")
+
+    # ----------------------------------------------------------------- knowledge
+    def knows_down(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` knows ``card``'s down side."""
+        return bool(self.kdown[card] >> seat & 1)
+
+    def counting_side(self, card: int) -> tuple[int, int]:
+        """(number, knowledge mask) of the side ``card`` will count with when played."""
+        if self.game.options.play_flips:
+            return self.back[card], self.kdown[card]
+        return self.face[card], self.kup[card]
+
+    # ----------------------------------------------------------------- legal actions
+    def _generate(self) -> list[int]:
+        phase = self.phase
+        if phase == OVER:
+            return []
+        seat = self._current
+        hand = self.hands[seat]
+        n_hand = len(hand)
+        opts = self.game.options
+        bit = 1 << seat
+        ids: list[int] = []
+        if phase == TURN:
+            if hand:
+                plays = [i for i in range(n_hand) if not self._visible_play_foul(seat, hand[i])]
+                if not plays:  # every card is a foul: the play is still obligatory
+                    plays = list(range(n_hand))
+                ids.extend(_PLAY + i for i in plays)
+            ids.extend(self._claim_ids(seat))
+            return ids
+        if phase == AFTER:
+            ids.extend(self._claim_ids(seat))
+        elif phase == FLIP:
+            for s in range(self.game.players):
+                base = _FLIP + s * MAX_HAND
+                ids.extend(range(base, base + len(self.hands[s])))
+            ids.extend(range(_FLIPSCORE, _FLIPSCORE + len(self.scores[seat])))
+        elif phase == TAKE:
+            if n_hand < MAX_HAND:
+                for s in range(self.game.players):
+                    if s != seat:
+                        base = _TAKE + s * MAX_HAND
+                        ids.extend(range(base, base + len(self.hands[s])))
+                ids.extend(range(_TAKESCORE, _TAKESCORE + len(self.scores[seat])))
+                if self.draw:
+                    ids.append(_TAKEDRAW)
+                if self.abwurf:
+                    ids.append(_TAKEDISCARD)
+        elif phase in (DRAW2, LOSS):
+            if self.draw and n_hand < MAX_HAND and (phase == LOSS or self.draws_left > 0):
+                ids.append(_DRAW)
+        elif phase == THROW:
+            for i in range(n_hand):
+                number, known = self.counting_side(hand[i])
+                if number == 3 or not known & bit:
+                    ids.append(_THROW + i)
+        elif phase == FOUR:
+            ids.append(_SITOUT)
+        elif phase == FIVE:
+            if (self.total == opts.target - 5 and not self.second_done
+                    and (opts.second_five == "any" or self.value == 5)):
+                for i in range(n_hand):
+                    number, known = self.counting_side(hand[i])
+                    if number == 5 or not known & bit:
+                        ids.append(_SECOND + i)
+        elif phase == FOUL:
+            ids.extend(_LOWEST + i for i in self._lowest(seat))
+        elif phase == SITOUT:
+            if self.draw and n_hand < MAX_HAND:
+                ids.append(_DRAW)
+            if n_hand == MAX_HAND:
+                ids.extend(_LOWEST + i for i in self._lowest(seat))
+        if not ids:
+            return []
+        ids.append(PASS_ID)
+        return ids
+
+    def _lowest(self, seat: int) -> list[int]:
+        """Indices of ``seat``'s personal cards with the lowest up side."""
+        hand = self.hands[seat]
+        if not hand:
+            return []
+        face = self.face
+        low = min(face[c] for c in hand)
+        return [i for i, c in enumerate(hand) if face[c] == low]
+
+    def _visible_play_foul(self, seat: int, card: int) -> bool:
+        """Whether playing ``card`` is a foul ``seat`` can already see (known sides only)."""
+        bit = 1 << seat
+        number, known = self.counting_side(card)
+        if not known & bit:
+            return False
+        target = self.game.options.target
+        if number:
+            return self.total + number > target
+        if self.zeros < 2 or len(self.ablage) < 2:
+            return False
+        # The third 0 in a row: all three turn over. Visible only if every new side is known.
+        total = self.total
+        for c in self.ablage[-2:]:
+            if not self.kdown[c] & bit:
+                return False
+            total += self.back[c]
+        if self.game.options.play_flips:
+            total += self.face[card]  # the card's current up side comes back up
+        else:
+            if not self.kdown[card] & bit:
+                return False
+            total += self.back[card]
+        return total > target
+
+    def _claim_ids(self, seat: int) -> list[int]:
+        """Claims (3/3, Σ20) that ``seat`` can make by what it can see."""
+        hand = self.hands[seat]
+        n_hand = len(hand)
+        ids: list[int] = []
+        if n_hand >= 3:
+            bit = 1 << seat
+            face, back, kdown = self.face, self.back, self.kdown
+            ok = [face[c] == 3 and (back[c] == 3 or not kdown[c] & bit) for c in hand]
+            if sum(ok) >= 3:
+                for k, t in enumerate(TRIPLES):
+                    if t[2] < n_hand and ok[t[0]] and ok[t[1]] and ok[t[2]]:
+                        ids.append(_CLAIM33 + k)
+        if n_hand:
+            target = self.game.options.target
+            if sum(self.face[c] for c in hand) == target:
+                ids.append(_SUM_UP)
+            known_sum = 0
+            unknown = 0
+            for c in hand:
+                if self.knows_down(seat, c):
+                    known_sum += self.back[c]
+                else:
+                    unknown += 1
+            if known_sum <= target <= known_sum + 5 * unknown:
+                ids.append(_SUM_DOWN)
+        return ids
+
+    def explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal now, and what is allowed instead."""
+        text = format_action(action)
+        seat = self._current
+        hand = self.hands[seat]
+        legal = ", ".join(format_action(a) for a in self.legal_actions()) or "nothing"
+        where = f"seat {seat} ({PHASE_HELP[self.phase]})"
+        reason = "it does not fit this step"
+        index = getattr(action, "index", None)
+        if isinstance(action, Play | Second | Throw | Lowest) and index is not None \
+                and index >= len(hand):
+            reason = f"you hold {len(hand)} personal card(s)"
+        elif isinstance(action, Play) and self.phase == TURN:
+            number, _ = self.counting_side(hand[action.index])
+            reason = (f"you know it counts {number}: the total would go from {self.total} "
+                      f"over {self.game.options.target}, a foul you can see")
+        elif isinstance(action, Second) and self.phase == FIVE:
+            reason = "you know it is not a 5"
+        elif isinstance(action, Throw) and self.phase == THROW:
+            reason = "you know it is not a 3"
+        elif isinstance(action, Claim33) and self.phase in (TURN, AFTER):
+            reason = "you can see that these are not three 3/3 cards"
+        elif isinstance(action, ClaimSum) and self.phase in (TURN, AFTER):
+            reason = "you can see that those sides do not add up to exactly the target"
+        elif isinstance(action, Take | TakeScore | TakeDraw | TakeDiscard | Draw) \
+                and len(hand) >= MAX_HAND:
+            reason = f"you already hold {MAX_HAND} personal cards"
+        elif isinstance(action, Take) and action.seat == seat:
+            reason = "take a card of another player (your score pile: take s1)"
+        elif isinstance(action, Pass) and self.phase == TURN:
+            reason = "playing a card is obligatory"
+        return f"{text!r} is not legal for {where}: {reason}. Legal now: {legal}"
+
+    # ----------------------------------------------------------------- transitions
+    def _apply_id(self, aid: int) -> None:
+        action = ACTIONS[aid]
+        seat = self._current
+        self.history.append(action)
+        self._legal = None
+        phase = self.phase
+        if type(action) is Play:
+            self._play(seat, action.index)
+        elif type(action) is Second:
+            self._second(seat, action.index)
+        elif type(action) is Throw:
+            self._throw(seat, action.index)
+        elif type(action) is Flip:
+            card = self.hands[action.seat][action.index]
+            self._flip(card)
+            self.events.append(Event("flip", seat, {"owner": action.seat, "index": action.index,
+                                                    "card": self._public_text(card)}))
+        elif type(action) is FlipScore:
+            card = self.scores[seat][action.index]
+            self._flip(card)
+            self.events.append(Event("flip_score", seat, {"index": action.index,
+                                                          "card": self._public_text(card)}))
+        elif type(action) is Take:
+            card = self.hands[action.seat].pop(action.index)
+            self._to_hand(seat, card)
+            self.events.append(Event("take", seat, {"from": action.seat, "index": action.index,
+                                                    "up": self.face[card]}))
+            self.queue.insert(0, (LOSS, action.seat))
+        elif type(action) is TakeScore:
+            card = self.scores[seat].pop(action.index)
+            self.cross[card] = False
+            self._to_hand(seat, card)
+            self.events.append(Event("take_score", seat, {"index": action.index,
+                                                          "up": self.face[card]}))
+        elif type(action) is TakeDraw:
+            card = self._draw_one(seat)
+            self.events.append(Event("take_draw", seat, {"up": self.face[card]}))
+        elif type(action) is TakeDiscard:
+            card = self.abwurf.pop()
+            self._to_hand(seat, card)
+            self.events.append(Event("take_discard", seat, {"up": self.face[card]}))
+        elif type(action) is Draw:
+            card = self._draw_one(seat)
+            self.events.append(Event("draw", seat, {"up": self.face[card], "step": phase}))
+            if phase == DRAW2:
+                self.draws_left -= 1
+                if self.draws_left > 0:
+                    self.queue.insert(0, (DRAW2, seat))
+        elif type(action) is SitOut:
+            victim = (seat + 1) % self.game.players
+            self.sitting_out[victim] = True
+            self.events.append(Event("sitout", seat, {"victim": victim}))
+            self.queue.insert(0, (SITOUT, victim))
+        elif type(action) is Lowest:
+            card = self.hands[seat].pop(action.index)
+            self._to_score(seat, card, crosswise=False)
+            self.events.append(Event("lowest", seat, {"card": self._public_text(card),
+                                                      "step": phase}))
+        elif type(action) is Claim33:
+            self._claim33(seat, action.indices)
+        elif type(action) is ClaimSum:
+            self._claim_sum(seat, action.down)
+        else:
+            self.events.append(Event("pass", seat, {"step": phase}))
+        self._refill()
+        self._next_step()
+
+    def _public_text(self, card: int) -> str:
+        """The card as everybody knows it."""
+        every = self.all_mask
+        up = self.face[card] if self.kup[card] == every else None
+        down = self.back[card] if self.kdown[card] == every else None
+        return card_text(up, down)
+
+    def _reveal_up(self, card: int) -> None:
+        self.kup[card] = self.all_mask
+
+    def _flip(self, card: int) -> None:
+        """Turn ``card`` over where it lies; the side now up is seen by everybody."""
+        self.face[card], self.back[card] = self.back[card], self.face[card]
+        self.kup[card], self.kdown[card] = self.all_mask, self.kup[card]
+
+    def _to_hand(self, seat: int, card: int) -> None:
+        self.hands[seat].append(card)
+        self.kup[card] = self.all_mask
+        if self.game.options.peek_own:
+            self.kdown[card] |= 1 << seat
+
+    def _to_score(self, seat: int, card: int, *, crosswise: bool) -> None:
+        self.scores[seat].append(card)
+        self.cross[card] = crosswise
+        self.kup[card] = self.all_mask
+        self.events.append(Event("score", seat, {"card": self._public_text(card),
+                                                 "crosswise": crosswise}))
+
+    def _draw_one(self, seat: int) -> int:
+        card = self.draw.pop()
+        self._to_hand(seat, card)
+        self._draw_changed()
+        return card
+
+    def _draw_changed(self) -> None:
+        """Show the new top of the draw pile; start the final lap when it ran out."""
+        if self.draw:
+            if self.game.options.draw_top_visible:
+                self._reveal_up(self.draw[-1])
+        elif self.final_turns is None:
+            final_lap = self.game.options.end == "final_lap"
+            self.final_turns = self.game.players if final_lap else 0
+            self.events.append(Event("draw_pile_empty", self.turn, {"final_lap": final_lap}))
+
+    def _refill(self) -> None:
+        """Whoever holds no personal card draws 3 at once (fewer if fewer remain)."""
+        n = self.game.players
+        for k in range(n):
+            s = (self.turn + k) % n
+            if not self.hands[s] and self.draw:
+                count = min(3, len(self.draw))
+                for _ in range(count):
+                    self._draw_one(s)
+                self.events.append(Event("refill", s, {"count": count}))
+
+    def _foul(self, seat: int, kind: str) -> list[tuple[str, int]]:
+        """Record a foul by ``seat``; the compensation steps for the other players."""
+        self.fouls[seat] += 1
+        self.events.append(Event("foul", seat, {"kind": kind}))
+        n = self.game.players
+        return [(FOUL, (seat + k) % n) for k in range(1, n)]
+
+    def _land(self, seat: int, card: int, required: int | None) -> tuple[int, str | None]:
+        """Put ``card`` onto the Ablagestapel for ``seat``; resolve the total.
+
+        Returns the counting number and the kind of foul (None when lawful). ``required``
+        is the number the card was announced as (the 5 on 15).
+        """
+        opts = self.game.options
+        if opts.play_flips:
+            self._flip(card)
+        else:
+            self._reveal_up(card)
+        ablage = self.ablage
+        ablage.append(card)
+        number = self.face[card]
+        foul: str | None = None
+        if required is not None and number != required:
+            foul = "second_not_five"
+        self.total += number
+        zeros_turned = False
+        if number == 0:
+            self.zeros += 1
+            if self.zeros >= 3:
+                self.zeros = 0
+                zeros_turned = True
+                three = ablage[-3:]
+                for c in three:
+                    self.total -= self.face[c]
+                    self._flip(c)
+                    self.total += self.face[c]
+                self.events.append(Event("three_zeros", seat, {
+                    "cards": [self._public_text(c) for c in three], "total": self.total}))
+        else:
+            self.zeros = 0
+        target = opts.target
+        if self.total == target:
+            top = ablage.pop()
+            self.abwurf.extend(ablage)
+            ablage.clear()
+            if foul is None:
+                self.events.append(Event("twenty", seat, {"card": self._public_text(top)}))
+                self._to_score(seat, top, crosswise=not self.hands[seat])
+            else:
+                self.abwurf.append(top)  # an unlawful card never scores
+            self.total = 0
+            self.zeros = 0
+        elif self.total > target:
+            if foul is None:
+                foul = "three_zeros_over" if zeros_turned else "over"
+            self.events.append(Event("over", seat, {"total": self.total}))
+            self.abwurf.extend(ablage)
+            ablage.clear()
+            self.total = 0
+            self.zeros = 0
+        return number, foul
+
+    def _play(self, seat: int, index: int) -> None:
+        card = self.hands[seat].pop(index)
+        number, foul = self._land(seat, card, None)
+        self.value = number
+        self.events.append(Event("play", seat, {"index": index, "number": number,
+                                                "card": self._public_text(card),
+                                                "total": self.total}))
+        steps: list[tuple[str, int]] = []
+        if foul is not None:
+            steps += self._foul(seat, foul)
+        if (foul is None or self.game.options.foul_keeps_action) and number in ACTION_PHASE:
+            steps.append((ACTION_PHASE[number], seat))
+            self.draws_left = 2 if number == 2 else 0
+        steps += [(FIVE, seat), (AFTER, seat)]
+        self.queue = steps
+
+    def _second(self, seat: int, index: int) -> None:
+        card = self.hands[seat].pop(index)
+        self.second_done = True
+        number, foul = self._land(seat, card, 5)
+        self.events.append(Event("second", seat, {"index": index, "number": number,
+                                                  "card": self._public_text(card),
+                                                  "total": self.total}))
+        if foul is not None:
+            self.queue = self._foul(seat, foul) + self.queue
+
+    def _throw(self, seat: int, index: int) -> None:
+        card = self.hands[seat].pop(index)
+        if self.game.options.play_flips:
+            self._flip(card)
+        else:
+            self._reveal_up(card)
+        self.abwurf.append(card)
+        number = self.face[card]
+        self.events.append(Event("throw", seat, {"index": index, "number": number}))
+        if number == 3:
+            self.queue.insert(0, (THROW, seat))
+        else:
+            self.queue = self._foul(seat, "throw_not_three") + self.queue
+
+    def _claim33(self, seat: int, indices: tuple[int, int, int]) -> None:
+        hand = self.hands[seat]
+        cards = [hand[i] for i in indices]
+        for i in sorted(indices, reverse=True):
+            del hand[i]
+        every = self.all_mask
+        for c in cards:  # showing a card shows both its sides
+            self.kup[c] = every
+            self.kdown[c] = every
+        true = all(self.face[c] == 3 and self.back[c] == 3 for c in cards)
+        self.events.append(Event("claim33", seat, {"indices": list(indices), "true": true,
+                                                   "cards": [self.card_text(c) for c in cards]}))
+        steps: list[tuple[str, int]] = []
+        if true:
+            empty = not hand
+            for k, c in enumerate(cards):
+                self._to_score(seat, c, crosswise=empty and k == 0)
+        else:
+            self.abwurf.extend(cards)
+            steps = self._foul(seat, "claim33")
+        self.queue = [*steps, (self.phase, seat), *self.queue]
+
+    def _claim_sum(self, seat: int, down: bool) -> None:
+        hand = self.hands[seat]
+        cards = hand.copy()
+        hand.clear()
+        if down:
+            for c in cards:
+                self._flip(c)
+        numbers = [self.face[c] for c in cards]
+        true = sum(numbers) == self.game.options.target
+        self.events.append(Event("claim_sum", seat, {"down": down, "true": true,
+                                                     "numbers": numbers}))
+        steps: list[tuple[str, int]] = []
+        if true:
+            best = max(range(len(cards)), key=lambda k: (numbers[k], -k))
+            for k, c in enumerate(cards):
+                if k != best:
+                    self.abwurf.append(c)
+            self._to_score(seat, cards[best], crosswise=True)
+        else:
+            self.abwurf.extend(cards)
+            steps = self._foul(seat, "claim_sum")
+        self.queue = [*steps, (self.phase, seat), *self.queue]
+
+    # ----------------------------------------------------------------- flow
+    def _next_step(self) -> None:
+        """Activate the next step that offers a real choice; end turns as needed."""
+        while self.phase != OVER:
+            if not self.queue:
+                self._end_turn()
+                continue
+            kind, seat = self.queue.pop(0)
+            self.phase = kind
+            self._current = seat
+            self._legal = None
+            ids = self._generate()
+            if ids and ids != [PASS_ID]:
+                self._legal = ids
+                return
+        self._legal = []
+
+    def _end_turn(self) -> None:
+        n = self.game.players
+        limit = self.game.options.turn_limit
+        if limit and self.turns >= limit and self.final_turns is None:
+            self.final_turns = n
+            self.events.append(Event("turn_limit", None, {"turns": self.turns}))
+        seat = self.turn
+        while True:
+            if self.final_turns is not None:
+                if self.final_turns == 0:
+                    self._game_over()
+                    return
+                self.final_turns -= 1
+            seat = (seat + 1) % n
+            if self.sitting_out[seat]:
+                self.sitting_out[seat] = False
+                self.events.append(Event("sat_out", seat, {}))
+                continue
+            if not self.hands[seat]:
+                self.events.append(Event("no_card", seat, {}))
+                continue
+            break
+        self._begin_turn(seat)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turns += 1
+        self.turn = seat
+        self.value = -1
+        self.second_done = False
+        self.draws_left = 0
+        self.queue = [(TURN, seat)]
+        self.events.append(Event("turn", seat, {"turn": self.turns, "total": self.total}))
+
+    def _game_over(self) -> None:
+        self.phase = OVER
+        self._current = TERMINAL
+        self.queue = []
+        self._legal = []
+        self.events.append(Event("game_over", None, {"scores": self.final_scores(),
+                                                     "winners": self.winners()}))
+
+    def _deal(self) -> None:
+        game = self.game
+        n = game.players
+        rng = deal_rng(self.seed)
+        pairs = list(deck_pairs(game.options.deck))
+        rng.shuffle(pairs)
+        for c, (a, b) in enumerate(pairs):
+            if rng.getrandbits(1):
+                a, b = b, a
+            self.face[c] = a
+            self.back[c] = b
+        self.draw = list(range(DECK_SIZE))
+        for _ in range(3):
+            for s in range(n):
+                card = self.draw.pop()
+                self._to_hand(s, card)
+        self._draw_changed()
+        sums = [sum(self.face[c] for c in h) for h in self.hands]
+        start = sums.index(max(sums))  # ties: the first from seat 0 clockwise
+        self.events.append(Event("deal", None, {"sums": sums, "start": start}))
+        self._begin_turn(start)
+        self._next_step()
