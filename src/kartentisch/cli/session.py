@@ -224,7 +224,7 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
             state.apply(action)
             if delay > 0:
                 time.sleep(delay)
-    except QuitGame:
+    except (QuitGame, KeyboardInterrupt):
         console.print()
         console.print(_("The game was stopped before its end."))
     result = SessionResult(state, finished)
