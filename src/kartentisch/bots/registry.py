@@ -21,6 +21,7 @@ _GENERIC: dict[str, str] = {
 _PER_GAME: dict[str, dict[str, str]] = {
     "casino": {"heuristic": "kartentisch.games.casino.heuristic:HeuristicBot"},
     "krass-kariert": {"heuristic": "kartentisch.games.krass_kariert.heuristic:HeuristicBot"},
+    "krumme20": {"heuristic": "kartentisch.games.krumme20.heuristic:HeuristicBot"},
 }
 
 
