@@ -1,0 +1,36 @@
+"""The bot protocol and the uniformly random bot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+A = TypeVar("A")
+
+
+class Bot(Protocol):
+    """A player. It is given one seat's observation and the legal actions, never the state.
+
+    A bot owns a seeded generator, so a game with the same seeds replays identically.
+    """
+
+    name: str
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """Choose one of ``legal_actions``."""
+        ...
+
+
+class RandomBot:
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, game: Any = None, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, observation: Any, legal_actions: Sequence[A]) -> A:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        return legal_actions[self.rng.randrange(len(legal_actions))]
