@@ -219,7 +219,7 @@ class ParsedMove:
     value: int = 0
 
 
-_TRAIL_RE = re.compile(r"^(?:trail|t)\s+(\S+)$|^(\S+?)\s*(?:-|trail)$")
+_TRAIL_RE = re.compile(r"^(?:trail|t)\s+(\S+)$|^(\S+?)\s*(?:-|trail)$", re.IGNORECASE)
 _MOVE_RE = re.compile(r"^(\S{2,3}?)\s*([x+])\s*(.*?)\s*(?:=\s*(\d+))?$")
 _ITEM_RE = re.compile(r"\s*,?\s*(?:\[(\d+)\]|(10|[2-9TJQKA])([cdhs♣♦♥♠])|([a-z]))")
 

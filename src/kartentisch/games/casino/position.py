@@ -135,11 +135,10 @@ def state_from_json(game: Casino, doc: Mapping[str, Any]) -> CasinoState:
         raise _fail(f"'phase' must be 'play' or 'over', not {phase!r}")
     state.phase = phase
 
-    def per_seat(key: str, count: int = n) -> list[Any]:
+    def per_seat(key: str, count: int = n, what: str = "player") -> list[Any]:
         value = doc.get(key)
         if not isinstance(value, list) or len(value) != count:
-            raise _fail(f"{key!r} must be a list with one entry per "
-                        f"{'player' if count == n else 'side'} ({count})")
+            raise _fail(f"{key!r} must be a list with one entry per {what} ({count})")
         return value
 
     state.hands = [_cards(h, f"hand of seat {s}") for s, h in enumerate(per_seat("hands"))]
@@ -226,7 +225,7 @@ def state_from_json(game: Casino, doc: Mapping[str, Any]) -> CasinoState:
     for s in range(n):
         if taken[s] != Counter(state.captured[s]):
             raise _fail(f"captured of seat {s} differs from the cards its plays captured")
-    scores = per_seat("scores", game.sides)
+    scores = per_seat("scores", game.sides, "side")
     if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in scores):
         raise _fail("'scores' must hold a whole number of at least 0 per side")
     state.scores = list(scores)

@@ -1,0 +1,158 @@
+"""Casino notation (canonical and with table labels), ids, and the errors of reading moves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from kartentisch import AmbiguousActionError, IllegalActionError, InvalidActionError
+from kartentisch.games.casino import Build, Capture, CasinoState, Trail
+from kartentisch.games.casino import actions as acts
+from kartentisch.games.casino.cards import card_name, parse_card
+
+C = parse_card
+Setup = Callable[..., CasinoState]
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(sorted(C(t) for t in text.split()))
+
+
+@pytest.fixture
+def state(setup: Setup) -> CasinoState:
+    """Seat 0 holds 7h 2h 8s Qh; the table: 3c 4d 6c Qd and a build of 8 (a-e)."""
+    return setup(hands=["7h 2h 8s Qh", "8d Kd Kc 9c"], loose="3c 4d 6c Qd",
+                 builds=[(8, "2d 6d", 1, 9)], turn=10, last_turn=[8, 9])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("7h x ab", Capture(C("7h"), cards("3c 4d"))),
+    ("7hxab", Capture(C("7h"), cards("3c 4d"))),
+    ("7h x 3c 4d", Capture(C("7h"), cards("3c 4d"))),
+    ("7h x 3c, 4d", Capture(C("7h"), cards("3c 4d"))),
+    ("7h x a 4d", Capture(C("7h"), cards("3c 4d"))),
+    ("8s x e", Capture(C("8s"), (), 8)),
+    ("8s x [8]", Capture(C("8s"), (), 8)),
+    ("Qh x d", Capture(C("Qh"), (C("Qd"),))),
+    ("Q♥ x Q♦", Capture(C("Qh"), (C("Qd"),))),
+    ("2h + c = 8", Build(C("2h"), 8, (C("6c"),), 0, True)),
+    ("2h+c=8", Build(C("2h"), 8, (C("6c"),), 0, True)),
+    ("2h + 6c [8] = 8", Build(C("2h"), 8, (C("6c"),), 0, True)),
+    ("7h -", Trail(C("7h"))),
+    ("7h-", Trail(C("7h"))),
+    ("trail 7h", Trail(C("7h"))),
+    ("t 7h", Trail(C("7h"))),
+    ("  7H  TRAIL ", Trail(C("7h"))),
+])
+def test_parse(state: CasinoState, text: str, expected: object) -> None:
+    assert state.game.parse_action(text, state) == expected
+
+
+def test_canonical_round_trip_and_labels(state: CasinoState) -> None:
+    game = state.game
+    for action in state.legal_actions():
+        text = game.format_action(action)
+        assert game.parse_action(text, state) == action
+        labelled = game.format_action_labels(action, state)
+        assert game.parse_action(labelled, state) == action
+    capture = Capture(C("7h"), cards("3c 4d"))
+    assert game.format_action(capture) == "7h x 3c 4d"
+    assert game.format_action_labels(capture, state) == "7h x ab"
+    build = Build(C("2h"), 8, (C("6c"),), 0, True)
+    assert game.format_action_labels(build, state) == "2h + ce = 8"
+
+
+def test_standing_build_joins_even_when_not_named(setup: Setup) -> None:
+    state = setup(hands=["3h 7s", "Kc Kd"], loose="4c", builds=[(7, "2d 5d", 1, 8)])
+    assert state.game.parse_action("3h + a = 7", state) == Build(C("3h"), 7, (C("4c"),), 0, True)
+
+
+def test_raise_notation(setup: Setup) -> None:
+    state = setup(hands=["Ac 9d", "8d Kd"], builds=[(8, "2h 6c", 1, 9)])
+    raise_ = Build(C("Ac"), 9, (), 8)
+    assert state.game.format_action(raise_) == "Ac + [8] = 9"
+    assert state.game.parse_action("Ac + a = 9", state) == raise_
+
+
+def test_bare_card_is_completed_when_unique(setup: Setup) -> None:
+    state = setup(hands=["Kh 9s", "Kc Kd"], loose="3c")
+    assert state.game.parse_action("Kh", state) == Trail(C("Kh"))
+    assert state.game.parse_action("kh", state) == Trail(C("Kh"))
+
+
+def test_bare_card_and_capture_without_items_may_be_ambiguous(state: CasinoState) -> None:
+    with pytest.raises(AmbiguousActionError, match="7h can do") as info:
+        state.game.parse_action("7h", state)
+    choices = [a for _, a in info.value.choices]
+    assert Trail(C("7h")) in choices and Capture(C("7h"), cards("3c 4d")) in choices
+    assert state.game.parse_action("7h x", state) == Capture(C("7h"), cards("3c 4d"))
+
+
+@pytest.mark.parametrize(("text", "error", "message"), [
+    ("", InvalidActionError, "empty move"),
+    ("hello", InvalidActionError, "cannot read"),
+    ("7h x z", InvalidActionError, "no table item z"),
+    ("7h x a a", InvalidActionError, "named twice"),
+    ("2h + c", InvalidActionError, "say the build's value"),
+    ("2h + c = 11", InvalidActionError, "1 to 10"),
+    ("7h x ab = 7", InvalidActionError, "takes no '= value'"),
+    ("7h x a!", InvalidActionError, "cannot read the table items"),
+    ("5c x a", IllegalActionError, "not in your hand"),
+    ("7h x a", IllegalActionError, "add up to 7"),
+    ("7h x 9c", IllegalActionError, "9c is not a loose card"),
+    ("2h + a = 5", IllegalActionError, "keep another card of value 5"),
+    ("Qh + a = 5", IllegalActionError, "face cards never enter builds"),
+    ("Qh x a", IllegalActionError, "own rank"),
+    ("8s x e [8]", InvalidActionError, "named twice"),
+    ("Qh x [8] [9]", IllegalActionError, "at most one build"),
+])
+def test_errors(state: CasinoState, text: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        state.game.parse_action(text, state)
+
+
+def test_errors_say_what_is_allowed(state: CasinoState) -> None:
+    with pytest.raises(IllegalActionError, match=r"legal with 7h: .*7h x 3c 4d"):
+        state.game.parse_action("7h x a", state)
+
+
+def test_ids_round_trip(state: CasinoState) -> None:
+    game = state.game
+    ids = [game.action_to_id(a) for a in state.legal_actions()]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert ids == state.legal_action_ids()
+    for i, action in zip(ids, state.legal_actions(), strict=True):
+        assert 0 <= i < game.num_distinct_actions
+        assert game.action_from_id(i) == action
+    assert game.num_distinct_actions == 52 * 43 * 2**52
+
+
+def test_id_factors() -> None:
+    action = Build(C("5h"), 7, cards("2c 7d"))
+    card, code, mask = acts.action_factors(action)
+    assert card == C("5h") and code == acts.CODE_BUILD + 6
+    assert mask == (1 << C("2c")) | (1 << C("7d"))
+    assert acts.action_id(action) == ((card * acts.NUM_CODES + code) << 52) | mask
+    merged_raise = Build(C("Ah"), 9, (), 8, True)
+    assert acts.action_from_id(acts.action_id(merged_raise)) == merged_raise
+
+
+@pytest.mark.parametrize("bad", [-1, acts.NUM_ACTIONS, True, "3"])
+def test_bad_ids(bad: object) -> None:
+    with pytest.raises(InvalidActionError, match="outside"):
+        acts.action_from_id(bad)  # type: ignore[arg-type]
+
+
+def test_ids_that_name_no_action() -> None:
+    with pytest.raises(InvalidActionError, match="trail uses no table cards"):
+        acts.action_from_id(1)
+    with pytest.raises(InvalidActionError, match="raise uses no loose cards"):
+        acts.action_from_id(((3 * acts.NUM_CODES + acts.CODE_RAISE) << 52) | 1)
+
+
+def test_card_names() -> None:
+    assert [card_name(c) for c in (0, 37, 7, 51)] == ["Ac", "Td", "2s", "Ks"]
+    assert C("10d") == C("Td") == C("t♦")
+    with pytest.raises(ValueError, match="unknown card"):
+        C("1x")

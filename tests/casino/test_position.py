@@ -1,0 +1,175 @@
+"""Casino position documents: exact round trips and validation naming the first problem."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from kartentisch import GameRecord, InvalidPositionError, load_game
+from kartentisch.games.casino import Casino, CasinoState
+from kartentisch.games.casino.cards import parse_card
+from kartentisch.games.casino.position import can_partition
+
+
+def played(seed: int, steps: int, players: int = 2, **options: Any) -> CasinoState:
+    game = Casino(players, options)
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def with_build(seed: int = 0) -> CasinoState:
+    """A position of a random game in which a build stands."""
+    for s in range(seed, seed + 500):
+        state = played(s, 0)
+        rng = random.Random(s)
+        for _ in range(60):
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+            if state.builds:
+                return state
+    raise AssertionError("no build in 500 games")
+
+
+@pytest.mark.parametrize(("players", "options", "steps"), [
+    (2, {}, 0), (2, {}, 37), (3, {"sweeps": True}, 70), (4, {"partnerships": True}, 50),
+    (2, {"count_out": True}, 400), (2, {}, 10_000),
+])
+def test_round_trip_and_same_future(players: int, options: dict[str, Any], steps: int) -> None:
+    state = played(3, steps, players, **options)
+    doc = json.loads(json.dumps(state.to_json()))
+    again = state.game.state_from_json(doc)
+    assert again.to_json() == state.to_json()
+    assert again.legal_actions() == state.legal_actions()
+    rng = random.Random(1)
+    for _ in range(200):  # the same moves lead to the same states, through new deals
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        again.apply(action)
+    assert again.to_json() == state.to_json()
+
+
+def test_record_replays() -> None:
+    state = played(8, 10_000, 3)
+    record = GameRecord.from_state("casino", state, ["random"] * 3)
+    again = GameRecord.from_json(json.loads(json.dumps(record.to_json()))).replay()
+    assert again.to_json() == state.to_json()
+    middle = GameRecord.from_state("casino", state).replay(upto=50)
+    assert middle.turn == 50
+
+
+def test_load_game_from_document() -> None:
+    state = played(1, 20)
+    assert load_game("casino").state_from_json(state.to_json()).turn == 20
+
+
+def edit(doc: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    out = copy.deepcopy(doc)
+    *keys, last = path.split(".")
+    node: Any = out
+    for k in keys:
+        node = node[int(k)] if isinstance(node, list) else node[k]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return out
+
+
+def test_validation_names_the_first_problem() -> None:
+    state = played(2, 5)
+    doc = state.to_json()
+    hand0 = doc["hands"][0]
+    game = state.game
+    cases: list[tuple[dict[str, Any], str]] = [
+        (edit(doc, "format", "x"), "'format' must be"),
+        (edit(doc, "game", "krass-kariert"), "'game' must be 'casino'"),
+        (edit(doc, "players", 5), "'players' must be a whole number from 2 to 4"),
+        (edit(doc, "options", {"partnerships": True}), "options: option 'partnerships'"),
+        (edit(doc, "phase", "draw"), "'phase' must be 'play' or 'over'"),
+        (edit(doc, "hands", [hand0]), "one entry per player"),
+        (edit(doc, "hands.0", [*hand0, "Zz"]), r"hand of seat 0\[\d\]: unknown card"),
+        (edit(doc, "hands.0", [*hand0, *doc["pack_cards"][:4]]), "hand holds at most 4"),
+        (edit(doc, "pack_cards", doc["pack_cards"][:-1]), "multiple of 8"),
+        (edit(doc, "table", []), "'table' must be an object"),
+        (edit(doc, "captured.0", [*doc["captured"][0], hand0[0]]), "appears 2 times"),
+        (edit(doc, "to_move", 7), "'to_move' must be a seat"),
+        (edit(doc, "scores", [0]), "one entry per side"),
+        (edit(doc, "plays", "none"), "'plays' must be a list"),
+        (edit(doc, "winners", [5]), "'winners' must be a list of sides"),
+        (edit(doc, "last_turn", [99, 99]), "'last_turn' must hold"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(InvalidPositionError, match=message):
+            game.state_from_json(bad)
+
+
+def test_missing_card_is_named() -> None:
+    doc = played(2, 5).to_json()
+    first = min(doc["pack_cards"][:8], key=parse_card)
+    bad = edit(doc, "pack_cards", doc["pack_cards"][8:])  # still a whole number of deals
+    with pytest.raises(InvalidPositionError, match=f"card {first} is missing"):
+        Casino(2).state_from_json(bad)
+
+
+def test_build_validation() -> None:
+    state = with_build()
+    doc = state.to_json()
+    build = doc["table"]["builds"][0]
+    game = state.game
+    face = dict(build, cards=[*build["cards"][:-1], "Kc"])
+    with pytest.raises(InvalidPositionError, match="face cards never enter builds"):
+        game.state_from_json(edit(doc, "table.builds", [face]))
+    wrong = dict(build, value=(build["value"] % 10) + 1)
+    with pytest.raises(InvalidPositionError, match="do not form groups"):
+        game.state_from_json(edit(doc, "table.builds", [wrong]))
+    twice = edit(doc, "table.builds", [build, build])
+    with pytest.raises(InvalidPositionError, match="second build"):
+        game.state_from_json(twice)
+    owner = build["owner"]
+    holder = edit(doc, "table.builds.0.owner", owner)
+    value = build["value"]
+    bare = [c for c in doc["hands"][owner] if parse_card(c) // 4 + 1 != value]
+    assert len(bare) < len(doc["hands"][owner])  # the owner keeps a card of the value
+    # swap the owner's cards of the build's value with pack cards of another value
+    swap = [c for c in doc["pack_cards"] if parse_card(c) // 4 + 1 != value]
+    n = len(doc["hands"][owner]) - len(bare)
+    removed = [c for c in doc["hands"][owner] if c not in bare]
+    holder["hands"][owner] = bare + swap[:n]
+    holder["pack_cards"] = [c for c in doc["pack_cards"] if c not in swap[:n]] + removed
+    with pytest.raises(InvalidPositionError, match="holds no card of value"):
+        game.state_from_json(holder)
+
+
+def test_captured_must_match_the_plays() -> None:
+    state = played(4, 30)
+    doc = state.to_json()
+    seat = next(s for s, c in enumerate(doc["captured"]) if c)
+    bad = copy.deepcopy(doc)
+    bad["captured"][seat], bad["captured"][1 - seat] = [], bad["captured"][1 - seat] + bad[
+        "captured"][seat]
+    with pytest.raises(InvalidPositionError, match="differs from the cards its plays captured"):
+        state.game.state_from_json(bad)
+
+
+def test_can_partition() -> None:
+    c = parse_card
+    assert can_partition([c("2h"), c("6c"), c("8d")], 8)
+    assert can_partition([c("2h"), c("5c"), c("7d")], 7)
+    assert can_partition([c("2h"), c("5c"), c("7d")], 14)
+    assert can_partition([c("3h"), c("5c"), c("4d"), c("4c")], 8)
+    assert not can_partition([c("6h"), c("6c"), c("4d")], 8)
+    assert not can_partition([c("6h"), c("3c")], 8)
+    assert not can_partition([c("Kh"), c("2c")], 2)
