@@ -77,7 +77,7 @@ def _game_name(name: str) -> str:
         _fail(str(error))
 
 
-@app.command()
+@app.command("play", help=_("Play a game against bots in the terminal."))
 def play(
     game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
     seed: Annotated[int | None, typer.Option(help=_("Seed of the deal (default: random)."))]
@@ -145,7 +145,7 @@ def play(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command("replay", help=_("Show a recorded game move by move."))
 def replay(
     file: Annotated[Path, typer.Argument(help=_("A game record (JSON)."))],
     seat: Annotated[int | None, typer.Option(
@@ -169,7 +169,7 @@ def replay(
         _fail(str(error))
 
 
-@app.command()
+@app.command("simulate", help=_("Let bots play many games and report how often each seat lost."))
 def simulate(
     game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
     bots: Annotated[str, typer.Option(
@@ -238,7 +238,8 @@ def simulate(
                                            seconds=summary.seconds, workers=workers))
 
 
-@app.command("rules-options")
+@app.command("rules-options",
+             help=_("List a game's rules options with their defaults and allowed values."))
 def rules_options(
     game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
     lang: LangOption = None,
@@ -258,7 +259,7 @@ def rules_options(
             console.print("    " + escape(helps[option_name]))
 
 
-@app.command()
+@app.command("games", help=_("List the games and the bots available for each."))
 def games(lang: LangOption = None) -> None:
     """List the games and the bots available for each."""
     _use_language(lang)
