@@ -232,9 +232,9 @@ def test_the_human_sees_only_events_redacted_for_their_seat() -> None:
     for seed in range(3):
         state = game.new_initial_state(seed)
         console, _out = make_console()
-        play_session(game_name=KK, game=game, seed=seed, seats=["random", HUMAN, "random", "random"],
-                     presenter=spy, console=console, read_line=first_legal(game, state),
-                     state=state)
+        play_session(game_name=KK, game=game, seed=seed,
+                     seats=["random", HUMAN, "random", "random"], presenter=spy,
+                     console=console, read_line=first_legal(game, state), state=state)
     hidden = [e for e in spy.seen if e.kind in ("draw", "insert")]
     assert any(e.seat == 1 for e in hidden) and any(e.seat != 1 for e in hidden)
     for event in spy.seen:
