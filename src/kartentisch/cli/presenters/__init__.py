@@ -45,11 +45,12 @@ Adding a presenter for a new game
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Sequence
 from typing import Any, Final
 
 from rich.console import RenderableType
-from rich.pretty import Pretty
+from rich.text import Text
 
 from kartentisch.core.errors import AmbiguousActionError
 from kartentisch.core.protocol import Event, Game, Seat, State
@@ -90,7 +91,8 @@ class Presenter:
         data = observation.to_json()
         if viewer is None:
             data = {k: v for k, v in data.items() if k not in {"hand", "pending"}}
-        return Pretty(data)
+        return Text("\n".join(f"{key}: {json.dumps(value, ensure_ascii=False)}"
+                               for key, value in data.items()))
 
     def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
                        ) -> str | None:
