@@ -89,7 +89,17 @@ def test_play_with_five_players_and_rules_options() -> None:
                                  "random,heuristic,random,random", "-o", "five_player_chips=3",
                                  "-o", "x_with_x=true"], input="", env=ENGLISH)
     assert result.exit_code == 1, result.output
-    assert "1: random, 2: heuristic, 3: random, 4: random" in result.output
+    assert "Bots: 1: random, 2: heuristic, 3: random, 4: random" in result.output
+
+
+def test_watch_a_game_of_bots(tmp_path: Path) -> None:
+    path = tmp_path / "watched.json"
+    result = runner.invoke(app, ["play", "krass-kariert", "--watch", "--seed", "2", "--bots",
+                                 "random,random,random", "--save", str(path)], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    assert "watching" in result.output and "Game over" in result.output
+    assert "Your hand" not in result.output and "You draw" not in result.output
+    assert GameRecord.load(path).seats == ["random"] * 3
 
 
 def test_replay_spectator_and_seat_views(tmp_path: Path) -> None:
@@ -165,6 +175,16 @@ def test_simulate_rejects_bad_input() -> None:
     result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "0", "--bots",
                                  "random,random,random"], env=ENGLISH)
     assert result.exit_code == 2 and "at least 1" in result.output
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "1", "--bots",
+                                 "random,random,random", "--players", "4"], env=ENGLISH)
+    assert result.exit_code == 2 and "3 bots given for 4 players" in result.output
+
+
+def test_simulate_one_bot_name_for_every_seat() -> None:
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "2", "--bots",
+                                 "random", "--players", "5", "--json"], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    assert [s["bot"] for s in json.loads(result.stdout)["seats"]] == ["random"] * 5
 
 
 def test_rules_options_and_games() -> None:

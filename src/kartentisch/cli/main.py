@@ -92,6 +92,8 @@ def play(
     delay: Annotated[float | None, typer.Option(
         help=_("Seconds to pause after each bot move (default: 0.4 in a terminal, else 0)."))]
     = None,
+    watch: Annotated[bool, typer.Option(
+        help=_("Only watch: bots take every seat, shown as a spectator sees them."))] = False,
     lang: LangOption = None,
 ) -> None:
     """Play a game against bots in the terminal."""
@@ -104,14 +106,15 @@ def play(
     try:
         cls = game_class(name)
         count = players if players is not None else (
-            len(bot_names) + 1 if len(bot_names) > 1 else cls.spec.default_players)
+            len(bot_names) + (0 if watch else 1) if len(bot_names) > 1
+            else cls.spec.default_players)
         the_game = load_game(name, count, _parse_rules_options(option))
     except KartentischError as error:
         _fail(str(error))
     if not 0 <= seat < the_game.players:
         _fail(_("Seat {seat} does not exist; seats are 0 to {last}.").format(
             seat=seat, last=the_game.players - 1))
-    others = the_game.players - 1
+    others = the_game.players - (0 if watch else 1)
     if len(bot_names) == 1:
         bot_names = bot_names * others
     elif not bot_names:
@@ -120,7 +123,8 @@ def play(
         _fail(_("{count} bots given for {others} other seats.").format(
             count=len(bot_names), others=others))
     seats: list[str] = list(bot_names)
-    seats.insert(seat, HUMAN)
+    if not watch:
+        seats.insert(seat, HUMAN)
     try:
         check_seats(seats, the_game)
     except ImportError:
@@ -132,9 +136,14 @@ def play(
         _fail(str(error))
     if seed is None:
         seed = secrets.randbelow(2**31)
-    console.print("[bold]" + escape(_("{game} · seed {seed} · you sit in seat {seat}").format(
-        game=the_game.spec.title, seed=seed, seat=seat)) + "[/]")
-    console.print(escape(_("Opponents: {bots}").format(bots=", ".join(
+    if watch:
+        heading = _("{game} · seed {seed} · watching").format(game=the_game.spec.title,
+                                                               seed=seed)
+    else:
+        heading = _("{game} · seed {seed} · you sit in seat {seat}").format(
+            game=the_game.spec.title, seed=seed, seat=seat)
+    console.print("[bold]" + escape(heading) + "[/]")
+    console.print(escape(_("Bots: {bots}").format(bots=", ".join(
         f"{s}: {kind}" for s, kind in enumerate(seats) if kind != HUMAN))))
     read_line = console.input
     result = play_session(game_name=name, game=the_game, seed=seed, seats=seats,
@@ -178,6 +187,8 @@ def simulate(
     seed: Annotated[int, typer.Option(help=_("Base seed; every game's seed derives from it."))]
     = 0,
     workers: Annotated[int, typer.Option(help=_("Worker processes."))] = 1,
+    players: Annotated[int | None, typer.Option(
+        help=_("Number of players, when --bots names a single bot for every seat."))] = None,
     option: RulesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help=_("Print the results as JSON."))]
     = False,
@@ -192,6 +203,11 @@ def simulate(
     console = _console()
     name = _game_name(game)
     bot_names = tuple(n.strip() for n in bots.split(",") if n.strip())
+    if players is not None and len(bot_names) == 1:
+        bot_names = bot_names * players
+    elif players is not None and players != len(bot_names):
+        _fail(_("{count} bots given for {players} players.").format(
+            count=len(bot_names), players=players))
     config = SimulationConfig(name, bot_names, seed, _parse_rules_options(option))
     progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=_console(stderr=True), auto_refresh=False,
