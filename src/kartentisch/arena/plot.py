@@ -1,0 +1,51 @@
+"""A PNG of the ratings (mu with ±2 sigma) and the win/loss shares with 95% intervals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kartentisch.arena.runner import ArenaResult
+
+
+def plot_result(result: ArenaResult, path: str | Path) -> None:
+    """Draw ``result`` into ``path`` (PNG). Imports matplotlib only when called."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = result.labels
+    stats = [result.stats[label] for label in labels]
+    ys = list(range(len(labels)))
+    fig, (ax_r, ax_s) = plt.subplots(1, 2, figsize=(11, 1.2 + 0.6 * len(labels)))
+    ax_r.errorbar([s.mu for s in stats], ys, xerr=[2 * s.sigma for s in stats], fmt="o",
+                  capsize=4, label="mu ± 2σ")
+    ax_r.scatter([s.ordinal for s in stats], ys, marker="|", s=200, color="black",
+                 label="ordinal (mu − 3σ)")
+    ax_r.set_yticks(ys, labels)
+    ax_r.set_xlabel("openskill rating (Plackett–Luce)")
+    ax_r.legend(loc="best", fontsize="small")
+    ax_r.grid(axis="x", alpha=0.3)
+
+    height = 0.38
+    for offset, name, share, interval, colour in (
+        (-height / 2, "won", "win_share", "win_interval", "tab:green"),
+        (height / 2, "lost", "loss_share", "loss_interval", "tab:red"),
+    ):
+        values = [getattr(s, share) for s in stats]
+        lows = [v - getattr(s, interval)[0] for v, s in zip(values, stats, strict=True)]
+        highs = [getattr(s, interval)[1] - v for v, s in zip(values, stats, strict=True)]
+        ax_s.barh([y + offset for y in ys], values, height=height, color=colour, alpha=0.7,
+                  xerr=[lows, highs], capsize=3, label=name)
+    ax_s.set_yticks(ys, labels)
+    ax_s.set_xlim(0, 1)
+    ax_s.set_xlabel("share of games (95% Wilson interval)")
+    ax_s.legend(loc="best", fontsize="small")
+    ax_s.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"{result.game}, {result.players} players, {len(result.outcomes)} games, "
+                 f"seed {result.seed}")
+    fig.tight_layout()
+    fig.savefig(str(path), dpi=110)
+    plt.close(fig)

@@ -1,0 +1,122 @@
+"""Win and loss shares with Wilson intervals, seconds per move, and openskill ratings.
+
+A seat *wins* a game when its return is the highest and not everybody's return is equal;
+it *loses* when its return is the lowest under the same condition (a draw is neither).
+Several seats can share a win or a loss (Krass Kariert can have several losers).
+Intervals treat games as independent, which duplicate deals make slightly conservative.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) for a share.
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def outcome_flags(returns: Sequence[float]) -> tuple[list[bool], list[bool]]:
+    """Per seat: (won, lost) as defined in the module docstring."""
+    high, low = max(returns), min(returns)
+    if math.isclose(high, low):
+        return [False] * len(returns), [False] * len(returns)
+    return ([math.isclose(r, high) for r in returns], [math.isclose(r, low) for r in returns])
+
+
+@dataclass(slots=True)
+class BotStats:
+    """One entrant's results."""
+
+    label: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    total_return: float = 0.0
+    move_seconds: list[float] = field(default_factory=list)
+    mu: float = 0.0
+    sigma: float = 0.0
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def loss_share(self) -> float:
+        return self.losses / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def loss_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.losses, self.games)
+
+    @property
+    def mean_return(self) -> float:
+        return self.total_return / self.games if self.games else 0.0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating ``mu - 3 sigma``."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def median_move_seconds(self) -> float:
+        return statistics.median(self.move_seconds) if self.move_seconds else 0.0
+
+    @property
+    def max_move_seconds(self) -> float:
+        return max(self.move_seconds) if self.move_seconds else 0.0
+
+    def to_json(self, *, timings: bool = True) -> dict[str, Any]:
+        """A JSON-ready summary (timings can be left out to compare runs exactly)."""
+        data: dict[str, Any] = {
+            "label": self.label, "games": self.games, "wins": self.wins, "losses": self.losses,
+            "win_share": self.win_share, "win_interval": list(self.win_interval),
+            "loss_share": self.loss_share, "loss_interval": list(self.loss_interval),
+            "mean_return": self.mean_return, "mu": self.mu, "sigma": self.sigma,
+            "ordinal": self.ordinal,
+        }
+        if timings:
+            data["median_move_seconds"] = self.median_move_seconds
+            data["max_move_seconds"] = self.max_move_seconds
+            data["moves"] = len(self.move_seconds)
+        return data
+
+
+class Ratings:
+    """Plackett–Luce ratings (openskill), updated one game at a time in game-index order."""
+
+    def __init__(self, labels: Sequence[str]):
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings = {label: self.model.rating(name=label) for label in labels}
+
+    def update(self, labels_by_seat: Sequence[str], returns: Sequence[float]) -> None:
+        """Rate one game: a higher return ranks higher; equal returns tie."""
+        teams = [[self.ratings[label]] for label in labels_by_seat]
+        rated = self.model.rate(teams, scores=list(returns))
+        for label, team in zip(labels_by_seat, rated, strict=True):
+            self.ratings[label] = team[0]
+
+    def mu_sigma(self, label: str) -> tuple[float, float]:
+        r = self.ratings[label]
+        return float(r.mu), float(r.sigma)

@@ -1,0 +1,207 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
+4(2), 2012). One tree is grown over the searching seat's information set; every iteration
+
+1. samples a world consistent with the observation (``game.sample_world``),
+2. descends the tree choosing, among the children whose actions are legal in *that* world,
+   the one with the best UCB1 score, where a child's exploration term counts how often it
+   was *available* rather than how often its parent was visited,
+3. expands one untried legal action,
+4. plays out (see :mod:`kartentisch.bots.playout`: random or heuristic rollouts, with a
+   game horizon and evaluation where the game provides them), and
+5. backs the return vector up the path: each node adds the return of the seat that chose
+   the action leading to it, so every seat maximises its own return (multi-player).
+
+UCB1 needs values in [0, 1]. A game's nominal utility range is often far wider than what a
+search actually sees (a Krass Kariert playout cut at the end of a deal moves the expected
+return by a few hundredths), so mean values are rescaled by the smallest and largest
+return observed in the current search (min-max normalisation, as in MuZero) instead.
+
+Nodes are keyed by integer action ids. Where a node has many legal actions (Krass Kariert
+insertions: up to 38 reserve placements), *progressive widening* limits the children a
+node may have to ``widening * visits ** 0.5`` (at least one), so the search looks deeper
+instead of trying every placement once; untried actions are tried in a random order.
+
+With an iteration budget and a fixed seed the bot is deterministic; a time budget
+(``seconds``) stops earlier and is not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from kartentisch.bots.playout import (
+    RolloutPolicy,
+    apply_id,
+    legal_ids,
+    playout,
+    search_hooks,
+)
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "krass-kariert": {"iterations": 400, "rollout": "random", "widening": 2.0,
+                      "max_playout": 200},
+    "casino": {"iterations": 600, "rollout": "random", "widening": 0.0, "max_playout": None},
+    "krumme20": {"iterations": 600, "rollout": "random", "widening": 0.0, "max_playout": None},
+}
+"""Per-game defaults, tuned so a move takes well under a second on one core."""
+
+FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "widening": 0.0,
+                            "max_playout": None}
+
+
+class Node:
+    """One node of the information-set tree: the action that led here and its statistics."""
+
+    __slots__ = ("avail", "children", "parent", "player", "total", "visits")
+
+    def __init__(self, parent: Node | None, player: int):
+        self.parent = parent
+        self.player = player
+        """The seat that chose the action leading to this node (-1 at the root)."""
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        """Sum of ``player``'s returns over the visits."""
+
+
+class ISMCTSBot:
+    """SO-ISMCTS over sampled worlds; sees only its observation and the legal actions.
+
+    Args:
+        game: the Game instance (for ``sample_world`` and action ids).
+        seed: seeds the bot's own generator (worlds, tie-breaks, rollouts).
+        iterations: iterations per move (the default is per game, see :data:`DEFAULTS`).
+        seconds: optional time budget per move; the search stops at whichever comes first.
+        exploration: the UCB1 constant on returns rescaled to [0, 1] (see above).
+        rollout: ``"random"`` or ``"heuristic"`` (the game's heuristic bot on the world).
+        widening: progressive widening factor; 0 turns widening off.
+        max_playout: cap on playout length when the game has an evaluation.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, game: Any, seed: int = 0, *, iterations: int | None = None,
+                 seconds: float | None = None, exploration: float = 0.7,
+                 rollout: str | None = None, widening: float | None = None,
+                 max_playout: int | None = -1):
+        cfg = {**FALLBACK, **DEFAULTS.get(game.spec.name, {})}
+        self.game = game
+        self.rng = random.Random(seed)
+        self.iterations = int(cfg["iterations"] if iterations is None else iterations)
+        self.seconds = None if seconds is None else float(seconds)
+        if self.iterations < 1 and self.seconds is None:
+            raise ValueError("ismcts needs a positive iteration count or a time budget")
+        self.exploration = float(exploration)
+        self.widening = float(cfg["widening"] if widening is None else widening)
+        self.max_playout = cfg["max_playout"] if max_playout == -1 else max_playout
+        self.policy = RolloutPolicy(game, cfg["rollout"] if rollout is None else rollout,
+                                    self.rng)
+        self.hooks = search_hooks(game)
+        self._lo = math.inf
+        self._hi = -math.inf
+        self.last_iterations = 0
+        """How many iterations the last move ran (for benchmarks)."""
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """Search from ``observation`` and return the most visited legal action."""
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        if len(legal_actions) == 1:
+            self.last_iterations = 0
+            return legal_actions[0]
+        game = self.game
+        by_id = {game.action_to_id(a): a for a in legal_actions}
+        root = self.search(observation)
+        best = max(by_id, key=lambda a: (root.children[a].visits if a in root.children else -1,
+                                         root.children[a].total if a in root.children else 0.0))
+        return by_id[best]
+
+    def search(self, observation: Any) -> Node:
+        """Grow a tree from ``observation`` within the budget and return its root."""
+        game = self.game
+        rng = self.rng
+        root = Node(None, -1)
+        self._lo = math.inf
+        self._hi = -math.inf
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations if self.iterations > 0 else math.inf
+        done = 0
+        while done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            world = game.sample_world(observation, rng)
+            self._iterate(root, world)
+            done += 1
+        self.last_iterations = done
+        return root
+
+    def _iterate(self, root: Node, world: Any) -> None:
+        game = self.game
+        rng = self.rng
+        c = self.exploration
+        widening = self.widening
+        node = root
+        path = [root]
+        while not world.is_terminal():
+            ids = legal_ids(game, world)
+            children = node.children
+            untried = [a for a in ids if a not in children]
+            allowed = True
+            if widening > 0 and untried and len(children) and len(ids) > 1:
+                allowed = len(children) < max(1.0, widening * math.sqrt(node.visits))
+                if allowed is False and not any(a in children for a in ids):
+                    allowed = True
+            if untried and allowed:
+                aid = untried[rng.randrange(len(untried))]
+                player = world.current_player
+                child = Node(node, player)
+                child.avail = 1
+                children[aid] = child
+                apply_id(game, world, aid)
+                path.append(child)
+                break
+            lo, hi = self._lo, self._hi
+            scale = 1.0 / (hi - lo) if hi > lo else 0.0
+            log = math.log
+            sqrt = math.sqrt
+            best_score = -math.inf
+            best_id = -1
+            chosen: Node | None = None
+            for aid in ids:
+                cand = children.get(aid)
+                if cand is None:
+                    continue
+                cand.avail += 1
+                if cand.visits == 0:
+                    score = math.inf
+                else:
+                    score = (cand.total / cand.visits - lo) * scale + c * sqrt(
+                        log(cand.avail) / cand.visits)
+                if score > best_score:
+                    best_score, best_id, chosen = score, aid, cand
+            assert chosen is not None
+            apply_id(game, world, best_id)
+            node = chosen
+            path.append(node)
+        returns = playout(game, world, self.policy, self.hooks, self.max_playout)
+        for value in returns:
+            if value < self._lo:
+                self._lo = value
+            if value > self._hi:
+                self._hi = value
+        for n in path:
+            n.visits += 1
+            if n.player >= 0:
+                n.total += returns[n.player]
+
+
+def make_ismcts(game: Any, seed: int = 0, **params: Any) -> ISMCTSBot:
+    """Registry factory: ``make_bot("ismcts", game, seed)``; ``params`` override defaults."""
+    return ISMCTSBot(game, seed, **params)

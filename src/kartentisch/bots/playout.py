@@ -1,0 +1,220 @@
+"""Shared machinery for the search bots: fast action access, rollouts and playout horizons.
+
+Search works on *sampled worlds*: full states that ``game.sample_world(observation, rng)``
+builds from one seat's observation. A world is the searching bot's own fiction, so a search
+may look at it freely (including the other seats' observations of it, which rollout bots
+need); the real state is never touched.
+
+Games may help the search with two optional hooks on the :class:`~kartentisch.core.protocol.Game`
+instance (looked up with ``getattr``, so the core protocol is unchanged):
+
+``evaluate(state) -> list[float]``
+    An estimate of the final returns (one per seat) of a non-terminal state.
+``horizon_key(state) -> Hashable``
+    A playout stops as soon as this key differs from its value where the playout started
+    (for example the deal number: "play until the current deal ends") and the state is then
+    scored with ``evaluate``.
+
+Without ``evaluate`` a playout runs to the end of the game. For Krass Kariert, whose games
+last many deals, this module supplies both hooks itself (:func:`kk_evaluate`): play to the
+end of the current deal, then turn the chip counts into each seat's chance of losing the
+game under the assumption that every later deal is lost by a uniformly random seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from kartentisch.bots.base import Bot
+
+Evaluate = Callable[[Any], list[float]]
+HorizonKey = Callable[[Any], Hashable]
+
+
+# --------------------------------------------------------------------------- fast access
+def legal_ids(game: Any, state: Any) -> list[int]:
+    """The legal action ids of ``state`` (the state's fast path when it has one)."""
+    fast = getattr(state, "legal_action_ids", None)
+    if fast is not None:
+        ids: list[int] = fast()
+        return ids
+    return [game.action_to_id(a) for a in state.legal_actions()]
+
+
+def apply_id(game: Any, state: Any, aid: int) -> None:
+    """Apply the legal action ``aid`` (unchecked when the state offers that)."""
+    fast = getattr(state, "apply_unchecked", None)
+    if fast is not None:
+        fast(aid)
+    else:
+        state.apply(game.action_from_id(aid))
+
+
+# --------------------------------------------------------------------------- hooks
+@dataclass(frozen=True, slots=True)
+class SearchHooks:
+    """How playouts end and are scored for one game."""
+
+    evaluate: Evaluate | None = None
+    horizon_key: HorizonKey | None = None
+
+
+def search_hooks(game: Any) -> SearchHooks:
+    """The game's own hooks, else the built-in ones for its name, else none (full playouts)."""
+    evaluate = getattr(game, "evaluate", None)
+    horizon = getattr(game, "horizon_key", None)
+    if evaluate is not None:
+        return SearchHooks(evaluate, horizon)
+    if game.spec.name == "krass-kariert":
+        return SearchHooks(kk_evaluate, kk_horizon_key)
+    return SearchHooks()
+
+
+def kk_horizon_key(state: Any) -> Hashable:
+    """Krass Kariert playouts stop when the deal number changes (a chip was lost)."""
+    deal: int = state.deal
+    return deal
+
+
+@cache
+def _kk_lose_probabilities(chips: tuple[int, ...]) -> tuple[float, ...]:
+    """Each seat's chance to lose the game if every future deal has a uniform random loser.
+
+    A deal's loser gives a chip; one who has none loses the game.
+    """
+    n = len(chips)
+    total = [0.0] * n
+    for j in range(n):
+        if chips[j] == 0:
+            total[j] += 1.0 / n
+        else:
+            after = list(chips)
+            after[j] -= 1
+            for i, p in enumerate(_kk_lose_probabilities(tuple(after))):
+                total[i] += p / n
+    return tuple(total)
+
+
+def kk_evaluate(state: Any) -> list[float]:
+    """Expected Krass Kariert returns from the chip counts (a single loser assumed).
+
+    The current deal's loser is guessed from the cards each seat still has to shed,
+    weighting seats in the deal by ``(hand + reserves + 1) ** 2`` (uniform at a fresh deal,
+    which is where playouts normally stop); later deals have a uniform random loser.
+    """
+    n = state.game.players
+    if state.is_terminal():
+        return list(state.returns())
+    chips = tuple(state.chips)
+    weights = [
+        (len(state.hands[s]) + len(state.reserves[s]) + 1) ** 2 if state.in_deal[s] else 0
+        for s in range(n)
+    ]
+    total_w = sum(weights)
+    lose = [0.0] * n
+    for j, w in enumerate(weights):
+        if not w:
+            continue
+        if chips[j] == 0:
+            lose[j] += w / total_w
+            continue
+        after = list(chips)
+        after[j] -= 1
+        for i, p in enumerate(_kk_lose_probabilities(tuple(after))):
+            lose[i] += p * w / total_w
+    win = 1.0 / (n - 1)
+    return [-p + (1.0 - p) * win for p in lose]
+
+
+# --------------------------------------------------------------------------- rollouts
+class RolloutPolicy:
+    """Chooses actions during playouts: uniformly random, or a bot's choice on the world."""
+
+    __slots__ = ("_bots", "_factory", "game", "kind", "rng")
+
+    def __init__(self, game: Any, kind: str, rng: random.Random,
+                 factory: Callable[[Any, int], Bot] | None = None):
+        if kind not in ("random", "heuristic"):
+            raise ValueError(f"rollout policy must be 'random' or 'heuristic', not {kind!r}")
+        self.game = game
+        self.kind = kind
+        self.rng = rng
+        self._factory = factory
+        self._bots: dict[int, Bot] = {}
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            if self._factory is not None:
+                bot = self._factory(self.game, self.rng.getrandbits(31))
+            else:
+                from kartentisch.bots.registry import make_bot
+
+                bot = make_bot("heuristic", self.game, self.rng.getrandbits(31))
+            self._bots[seat] = bot
+        return bot
+
+    def choose(self, state: Any, ids: Sequence[int]) -> int:
+        """One legal id for the player to move in ``state``."""
+        if self.kind == "random" or len(ids) == 1:
+            return ids[self.rng.randrange(len(ids))]
+        seat = state.current_player
+        game = self.game
+        actions = [game.action_from_id(i) for i in ids]
+        chosen = self._bot(seat).act(state.observation(seat), actions)
+        aid: int = game.action_to_id(chosen)
+        return aid
+
+
+def playout(game: Any, state: Any, policy: RolloutPolicy, hooks: SearchHooks,
+            max_actions: int | None = None) -> list[float]:
+    """Play ``state`` (mutated) on to the end, or to the horizon, and return the returns.
+
+    The playout stops at the end of the game, when the game's horizon key changes, or
+    after ``max_actions`` actions; the last two are scored with the game's ``evaluate``
+    (they only apply when the game has one).
+    """
+    evaluate = hooks.evaluate
+    key_of = hooks.horizon_key if evaluate is not None else None
+    start_key = key_of(state) if key_of is not None else None
+    cap = max_actions if evaluate is not None else None
+    steps = 0
+    while not state.is_terminal():
+        if key_of is not None and key_of(state) != start_key:
+            break
+        if cap is not None and steps >= cap:
+            break
+        ids = legal_ids(game, state)
+        apply_id(game, state, policy.choose(state, ids))
+        steps += 1
+    if state.is_terminal():
+        return list(state.returns())
+    assert evaluate is not None
+    return evaluate(state)
+
+
+def utility_scale(game: Any) -> tuple[float, float]:
+    """``(low, span)`` to map the game's returns to [0, 1] (from its spec)."""
+    low = float(game.spec.min_utility)
+    span = float(game.spec.max_utility) - low
+    return low, (span if span > 0 else 1.0)
+
+
+def parse_params(text: str) -> tuple[str, dict[str, str]]:
+    """Split ``"ismcts:iterations=200:rollout=heuristic"`` into a name and parameters.
+
+    >>> parse_params("ismcts:iterations=200")
+    ('ismcts', {'iterations': '200'})
+    """
+    name, *parts = text.split(":")
+    params: dict[str, str] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bot parameter {part!r} in {text!r} must look like key=value")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
