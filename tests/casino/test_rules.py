@@ -139,7 +139,7 @@ def test_two_player_first_deal_order() -> None:
     deck = list(range(52))
     deal_rng(5, 0).shuffle(deck)
     top = deck[::-1]  # dealt from the end
-    opponent, dealer = 0, 1
+    opponent, dealer = 1, 0
     assert state.dealer == dealer and state.current_player == opponent
     assert state.hands[opponent] == top[0:2] + top[6:8]
     assert sorted(state.loose) == sorted(top[2:4] + top[8:10])
@@ -177,7 +177,7 @@ def test_dealer_rotates_and_left_of_dealer_leads() -> None:
         if state.dealer != dealers[-1]:
             dealers.append(state.dealer)
             assert state.current_player == (state.dealer + 1) % 3
-    assert dealers == [2, 0, 1]
+    assert dealers == [0, 1, 2]
 
 
 # ----------------------------------------------------------------------------- captures

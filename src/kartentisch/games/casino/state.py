@@ -163,7 +163,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         n = game.players
         self.pack = 0
         """Packs started before this one."""
-        self.dealer = n - 1
+        self.dealer = 0
         self.deck: list[int] = []
         """The rest of the pack; the next card dealt is the last."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
