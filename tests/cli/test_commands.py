@@ -136,6 +136,8 @@ def test_replay_of_an_unfinished_or_broken_record(tmp_path: Path) -> None:
     broken = runner.invoke(app, ["replay", str(path)], env=ENGLISH)
     assert broken.exit_code == 2
     assert "does not replay" in broken.output
+    no_seat = runner.invoke(app, ["replay", str(path), "--seat", "9"], env=ENGLISH)
+    assert no_seat.exit_code == 2 and "seat 9 does not exist" in no_seat.output
     missing = runner.invoke(app, ["replay", str(tmp_path / "none.json")], env=ENGLISH)
     assert missing.exit_code == 2 and "Cannot read" in missing.output
 
