@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.text import Text
 
 from kartentisch.core.errors import AmbiguousActionError
@@ -99,7 +100,7 @@ class Presenter:
         """One line for ``event`` (already redacted for ``viewer``), or ``None`` to skip it."""
         who = seat_name(names, event.seat) if event.seat is not None else ""
         details = ", ".join(f"{k}={v}" for k, v in event.data.items())
-        return f"{who} {event.kind} {details}".strip()
+        return f"{who} {escape(event.kind)} {escape(details)}".strip()
 
     def describe_moves(self, observation: Any, legal: Sequence[Any], game: Game[Any, Any, Any]
                        ) -> list[str]:
