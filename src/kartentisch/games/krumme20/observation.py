@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from kartentisch.core.errors import InvalidPositionError
 from kartentisch.games.krumme20.cards import DECK_SIZE, card_text, pair_counts, pair_key
-from kartentisch.games.krumme20.state import K20State
+from kartentisch.games.krumme20.state import PASS_ID, K20State
 
 
 class CardView(NamedTuple):
@@ -204,14 +204,32 @@ def _max_flow_feasible(need: dict[int, int], remaining: Counter[tuple[int, int]]
     return True
 
 
-def sample_world(game: Any, obs: K20Observation, rng: random.Random) -> K20State:
+def sample_world(game: Any, obs: K20Observation, rng: random.Random,
+                 attempts: int = 50) -> K20State:
     """A full state that ``obs``'s viewer cannot tell apart from the real one.
 
     Sides the viewer knows are kept. Cards with one known side get a remaining pair type
     holding that number (chosen at random, weighted by how many such cards remain, and
     checked to leave a consistent completion); cards with no known side get the rest in a
     random order and orientation. Knowledge masks, places and the turn's steps are copied.
+
+    When another player is to decide, the engine would have skipped the step had they no
+    real choice by what *they* know; worlds where that happens are rejected and drawn again
+    (up to ``attempts`` times; then that player may only pass).
     """
+    world = _sample_once(game, obs, rng)
+    for _ in range(attempts):
+        ids = world.legal_action_ids()
+        if obs.phase == "over" or (ids and ids != [PASS_ID]):
+            return world
+        world = _sample_once(game, obs, rng)
+    if not world.legal_action_ids():
+        world._legal = [PASS_ID]
+    return world
+
+
+def _sample_once(game: Any, obs: K20Observation, rng: random.Random) -> K20State:
+    """One draw of :func:`sample_world` without the check of the current step."""
     cards = _all_cards(obs)
     if len(cards) != DECK_SIZE:
         raise InvalidPositionError(f"observation shows {len(cards)} cards; the game has 54")
