@@ -14,12 +14,13 @@ from rich.console import Console
 from kartentisch.cli.presenters import GENERIC, PRESENTERS, load_presenter
 from kartentisch.cli.presenters.krass_kariert import KrassKariertPresenter
 from kartentisch.cli.session import HUMAN, HumanPlayer, QuitGame, play_session, seat_names
-from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.errors import AmbiguousActionError, KartentischError
 from kartentisch.core.protocol import Event
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import list_games, load_game
 from kartentisch.games.krass_kariert import InsertDrawn, KKState, Play, TakeReserve
 from kartentisch.games.krass_kariert.cards import X
+from kartentisch.locale import set_language
 
 KK = "krass-kariert"
 SEATS = [HUMAN, "random", "random", "random"]
@@ -81,7 +82,7 @@ def test_bad_entries_get_a_message_and_play_goes_on() -> None:
     assert result.finished
     text = out.getvalue()
     assert "Cannot read 'hello'" in text
-    assert "Not allowed now: '99'" in text
+    assert "Not allowed now: 99. Your hand has only 10 cards." in text
     assert "Legal moves now:" in text
     assert text.count("Type ? for help") >= 2
 
@@ -241,3 +242,46 @@ def test_the_human_sees_only_events_redacted_for_their_seat() -> None:
         assert event.private is None
         if event.kind in ("draw", "insert"):
             assert ("card" in event.data) == (event.seat == 1)
+
+
+def explain(state: KKState, text: str) -> str:
+    """The KK presenter's message for ``text`` typed by seat 0 in ``state``."""
+    presenter = load_presenter(KK)
+    try:
+        state.game.parse_action(text, state)
+    except KartentischError as error:
+        message = presenter.explain_error(error, text, state.observation(0))
+        assert message is not None
+        return message
+    raise AssertionError(f"{text!r} was accepted")
+
+
+def test_refused_moves_are_explained_from_the_observation() -> None:
+    leading = find_state(lambda s: s.phase == "play" and s.act_index == 0)
+    n = len(leading.hands[0])
+    assert explain(leading, "xyz") == (
+        "Cannot read 'xyz'. Moves look like: 4 | 4-6 | 4-5x7 | r1@3 | @3 | concede")
+    assert explain(leading, "1-5").endswith("1 to 3 neighbouring positions, e.g. 4 or 4-6.")
+    assert explain(leading, "r3@1").endswith("Reserve cards are numbered 1 and 2, e.g. r1@3.")
+    assert explain(leading, f"{n + 1}") == (
+        f"Not allowed now: {n + 1}. Your hand has only {n} cards.")
+    assert explain(leading, "r1@1").endswith("must play cards, not take a reserve card.")
+    assert explain(leading, "concede").endswith("Whoever leads a round cannot concede.")
+    assert explain(leading, "@1").endswith("There is no drawn card to insert.")
+    drawing = find_state(lambda s: s.phase == "draw")
+    assert "Insert the drawn card first" in explain(drawing, "1-2")
+
+    def weak_single(s: KKState) -> int | None:
+        """A number card in seat 0's hand whose single does not beat the round's best."""
+        return next((i for i, c in enumerate(s.hands[0]) if c <= 12 and c <= s.best), None)
+
+    following = find_state(lambda s: s.phase == "play" and s.act_index > 0
+                           and len(s.reserves[0]) == 2 and weak_single(s) is not None)
+    assert explain(following, "concede").endswith("You still have a reserve card to take.")
+    weak = weak_single(following)
+    assert weak is not None
+    assert " does not beat " in explain(following, str(weak + 1))
+    set_language("de")
+    assert explain(following, "concede").endswith("Du hast noch eine Reservekarte, die du "
+                                                  "nehmen kannst.")
+    assert explain(leading, "r1@1").startswith("Jetzt nicht erlaubt: r1@1. Wer eine Runde")

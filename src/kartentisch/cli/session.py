@@ -122,15 +122,14 @@ class HumanPlayer:
                 action = self.resolve(error, observation)
                 if action is None:
                     continue
-            except InvalidActionError as error:
-                self.console.print("[red]" + escape(
-                    _("Cannot read {text!r}: {error}").format(text=text.strip(), error=error))
-                    + "[/]")
-                self.console.print(escape(_("Type ? for help and the legal moves.")))
-                continue
             except KartentischError as error:
-                self.console.print("[red]" + escape(
-                    _("Not allowed now: {error}").format(error=error)) + "[/]")
+                message = self.presenter.explain_error(error, text, observation)
+                if message is None and isinstance(error, InvalidActionError):
+                    message = _("Cannot read {text!r}: {error}").format(text=text.strip(),
+                                                                         error=error)
+                elif message is None:
+                    message = _("Not allowed now: {error}").format(error=error)
+                self.console.print("[red]" + escape(message) + "[/]")
                 self.console.print(escape(_("Type ? for help and the legal moves.")))
                 continue
             if action not in legal:

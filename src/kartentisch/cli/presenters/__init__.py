@@ -23,6 +23,9 @@ Adding a presenter for a new game
        Lines listing the legal moves in notation, grouped readably (shown on ``?``).
    ``normalize_input(text, observation)``
        Optional shortcuts, e.g. a bare number meaning "insert here" while drawing.
+   ``explain_error(error, text, observation)``
+       Why a typed move was refused, in the current language (``None``: the engine's
+       English message is shown instead).
    ``ask_choice(error, observation)``
        For an :class:`~kartentisch.core.errors.AmbiguousActionError`: a question and the
        answers as ``(short answer, full notation, explanation)``, e.g. the X card's value.
@@ -53,11 +56,12 @@ from rich.console import RenderableType
 from rich.markup import escape
 from rich.text import Text
 
-from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.errors import AmbiguousActionError, KartentischError
 from kartentisch.core.protocol import Event, Game, Seat, State
 from kartentisch.locale import _
 
 PRESENTERS: Final[dict[str, str]] = {
+    "casino": "kartentisch.cli.presenters.casino",
     "krass-kariert": "kartentisch.cli.presenters.krass_kariert",
 }
 """Game registry name -> module holding ``PRESENTER``."""
@@ -110,6 +114,12 @@ class Presenter:
     def normalize_input(self, text: str, observation: Any) -> str:
         """Rewrite shortcuts in the player's input into notation (default: unchanged)."""
         return text
+
+    def explain_error(self, error: KartentischError, text: str, observation: Any
+                      ) -> str | None:
+        """A message in the current language for a move that was refused, or ``None`` to
+        show the engine's own (English) message."""
+        return None
 
     def ask_choice(self, error: AmbiguousActionError, observation: Any
                    ) -> tuple[str, list[Choice]]:

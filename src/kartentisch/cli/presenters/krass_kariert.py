@@ -7,6 +7,7 @@ one line each. Hand cards print as their notation: 1-12, ``X``, ``N`` (Nachzieh)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -15,14 +16,17 @@ from rich.table import Table
 from rich.text import Text
 
 from kartentisch.cli.presenters import Choice, Presenter, seat_name
-from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.errors import AmbiguousActionError, InvalidActionError, KartentischError
 from kartentisch.core.protocol import Event, Game, Seat, State
 from kartentisch.games.krass_kariert.actions import (
+    NOTATION_HELP,
     Concede,
     InsertDrawn,
+    PartialReserve,
     Play,
     TakeReserve,
     format_action,
+    parse_notation,
 )
 from kartentisch.games.krass_kariert.cards import (
     KIND_KEYS,
@@ -323,6 +327,85 @@ class KrassKariertPresenter(Presenter):
         if obs.phase == "draw" and obs.pending is not None and stripped.isdigit():
             return "@" + stripped
         return text
+
+    def explain_error(self, error: KartentischError, text: str, observation: Any
+                      ) -> str | None:
+        """Say in the current language why ``text`` was refused, judged from the viewer's
+        observation only."""
+        obs: KKObservation = observation
+        shown = text.strip()
+        try:
+            parsed = parse_notation(text)
+        except InvalidActionError:
+            return self._explain_syntax(shown)
+        prefix = _("Not allowed now: {move}.").format(move=shown) + " "
+        hand = obs.hand
+        if obs.phase == "draw":
+            if isinstance(parsed, InsertDrawn):
+                return prefix + _("A card can go to positions 1 to {last}.").format(
+                    last=len(hand) + 1)
+            return prefix + _("Insert the drawn card first, at a position from 1 to {last} "
+                              "(e.g. @1).").format(last=len(hand) + 1)
+        leader = obs.act_index == 0
+        if isinstance(parsed, InsertDrawn):
+            return prefix + _("There is no drawn card to insert.")
+        if isinstance(parsed, Play):
+            return prefix + self._explain_play(obs, parsed)
+        if isinstance(parsed, (TakeReserve, PartialReserve)):
+            reserves = len(obs.reserves[obs.seat])
+            if leader:
+                return prefix + _("Whoever leads a round must play cards, not take a "
+                                  "reserve card.")
+            if parsed.reserve >= reserves:
+                return prefix + ngettext("You have {n} reserve card.",
+                                         "You have {n} reserve cards.", reserves).format(
+                    n=reserves)
+            if isinstance(parsed, TakeReserve) and parsed.position > len(hand):
+                return prefix + _("A card can go to positions 1 to {last}.").format(
+                    last=len(hand) + 1)
+            return None
+        if leader:
+            return prefix + _("Whoever leads a round cannot concede.")
+        if obs.reserves[obs.seat]:
+            return prefix + _("You still have a reserve card to take.")
+        return prefix + _("You can still beat or play a special card (rules option "
+                          "voluntary_concession is off).")
+
+    def _explain_syntax(self, text: str) -> str:
+        lowered = text.lower()
+        if re.match(r"^\d+\s*-\s*\d+", lowered):
+            reason = _("A combination is 1 to 3 neighbouring positions, e.g. 4 or 4-6.")
+        elif re.search(r"x\s*=?\s*\d", lowered):
+            reason = _("An X card stands for a number from 1 to 12, e.g. 4-5x7.")
+        elif lowered.startswith("r"):
+            reason = _("Reserve cards are numbered 1 and 2, e.g. r1@3.")
+        elif lowered.startswith("@") or lowered.isdigit():
+            reason = _("Positions count from 1.")
+        else:
+            reason = _("Moves look like: {examples}").format(examples=NOTATION_HELP)
+        return _("Cannot read {text!r}.").format(text=text) + " " + reason
+
+    def _explain_play(self, obs: KKObservation, play: Play) -> str:
+        hand = obs.hand
+        end = play.start + play.length
+        if end > len(hand):
+            return ngettext("Your hand has only {n} card.", "Your hand has only {n} cards.",
+                            len(hand)).format(n=len(hand))
+        window = hand[play.start:end]
+        names = "-".join(card_name(c) for c in window)
+        if play.length > 1 and any(c in (NACHZIEH, STOPP) for c in window):
+            return _("Stopp and Nachzieh are played alone, not in {cards}.").format(cards=names)
+        n_x = window.count(X)
+        if len(play.x_values) != n_x:
+            return _("Declare a value for each X card in {cards}, e.g. {example}.").format(
+                cards=names, example=format_action(Play(play.start, play.length, (7,) * n_x)))
+        value = play_strength(hand, play)
+        if value == NO_COMBINATION:
+            return _("{cards} is not a combination.").format(cards=names)
+        if value <= obs.best:
+            return _("{combination} does not beat {best}.").format(
+                combination=describe_strength(value), best=describe_strength(obs.best))
+        return _("Type ? to see the legal moves.")
 
     def ask_choice(self, error: AmbiguousActionError, observation: Any
                    ) -> tuple[str, list[Choice]]:
