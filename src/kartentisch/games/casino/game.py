@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -87,20 +87,7 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
 
     def format_action_labels(self, action: acts.Action, state: CasinoState) -> str:
         """The notation with table items named by their labels (``7h x ab``)."""
-        labels = table_labels(state)
-        card = card_name(action.card)
-        if isinstance(action, acts.Trail):
-            return f"{card} -"
-        items = [labels[c] for c in action.loose]
-        if isinstance(action, acts.Capture):
-            if action.build:
-                items.append(labels[("build", action.build)])
-            return f"{card} x {_join(items)}"
-        if action.raised:
-            items.append(labels[("build", action.raised)])
-        if action.merged:
-            items.append(labels[("build", action.value)])
-        return f"{card} + {_join(items)} = {action.value}"
+        return format_with_labels(action, state.table_items())
 
     def parse_action(self, text: str, state: CasinoState) -> acts.Action:
         """Read a move for the player to act in ``state``; labels refer to its table.
@@ -181,15 +168,41 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
         return state_from_json(self, document)
 
 
-def table_labels(state: CasinoState) -> dict[Any, str]:
-    """Labels of the table items: loose card -> letter, ``("build", v)`` -> letter."""
+def table_labels(items: Sequence[int | BuildUnit]) -> dict[Any, str]:
+    """Labels of table items (in table order): card -> letter, ``("build", v)`` -> letter.
+
+    Items after the 26th have no letter; they keep their canonical names.
+    """
     out: dict[Any, str] = {}
-    for i, item in enumerate(state.table_items()):
+    for i, item in enumerate(items):
         if isinstance(item, BuildUnit):
             out[("build", item.value)] = chr(ord("a") + i) if i < 26 else f"[{item.value}]"
         else:
             out[item] = chr(ord("a") + i) if i < 26 else f" {card_name(item)} "
     return out
+
+
+def format_with_labels(action: acts.Action, items: Sequence[int | BuildUnit]) -> str:
+    """``action`` in notation, naming the table ``items`` by their labels.
+
+    >>> from kartentisch.games.casino.cards import parse_card as c
+    >>> format_with_labels(acts.Capture(c("7h"), (c("3c"), c("4d"))), [c("3c"), c("4d")])
+    '7h x ab'
+    """
+    labels = table_labels(items)
+    card = card_name(action.card)
+    if isinstance(action, acts.Trail):
+        return f"{card} -"
+    names = [labels[c] for c in action.loose]
+    if isinstance(action, acts.Capture):
+        if action.build:
+            names.append(labels[("build", action.build)])
+        return f"{card} x {_join(names)}"
+    if action.raised:
+        names.append(labels[("build", action.raised)])
+    if action.merged:
+        names.append(labels[("build", action.value)])
+    return f"{card} + {_join(names)} = {action.value}"
 
 
 def _join(labels: list[str]) -> str:

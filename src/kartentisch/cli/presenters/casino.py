@@ -1,0 +1,253 @@
+"""Casino in the terminal.
+
+Shows one seat's observation: the players (cards in hand, cards and spades captured,
+sweeps, points), the table with a label per item (``a``, ``b``, … in the order the move
+notation uses), the pack, and the viewer's own hand. Moves are typed in the notation of
+``kartentisch.games.casino.actions``; table items may be named by label (``7h x ab``).
+After each pack the points per item and the totals are printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from kartentisch.cli.presenters import Choice, Presenter, seat_name
+from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.protocol import Event, Game, Seat, State
+from kartentisch.games.casino.actions import Build, Capture, Trail
+from kartentisch.games.casino.cards import SPADES, card_name, suit_of
+from kartentisch.games.casino.game import format_with_labels
+from kartentisch.games.casino.observation import CasinoObservation
+from kartentisch.games.casino.state import SCORE_ITEMS, BuildUnit
+from kartentisch.locale import _
+
+SUIT_STYLES: Final = ("bold", "bold red", "bold red", "bold")
+"""Clubs and spades plain, diamonds and hearts red."""
+
+
+def styled(card: int) -> str:
+    """A card as rich markup in its suit's colour."""
+    return f"[{SUIT_STYLES[suit_of(card)]}]{card_name(card)}[/]"
+
+
+def styled_name(name: str) -> str:
+    """A card given by name (from an event) as rich markup."""
+    style = "bold red" if name[-1:] in ("d", "h") else "bold"
+    return f"[{style}]{name}[/]"
+
+
+def item_name(key: str) -> str:
+    """The name of a scoring item."""
+    names = {
+        "cards": _("most cards"),
+        "spades": _("most spades"),
+        "big_casino": _("big casino (10 of diamonds)"),
+        "little_casino": _("little casino (2 of spades)"),
+        "aces": _("aces"),
+        "sweeps": _("sweeps"),
+        "total": _("pack total"),
+    }
+    return names[key]
+
+
+def side_names(players: int, sides: int, names: Sequence[str]) -> list[str]:
+    """Display names of the sides: a seat's name, or "A + B" for a partnership."""
+    if sides == players:
+        return [seat_name(names, s) for s in range(players)]
+    return [f"{seat_name(names, s)} + {seat_name(names, s + 2)}" for s in range(sides)]
+
+
+class CasinoPresenter(Presenter):
+    """Presenter of Casino."""
+
+    game = "casino"
+
+    def help_line(self) -> str:
+        return _("Moves: 7h x ab = the 7h takes table items a and b · 2h + a = 8 = build 8 "
+                 "on item a · Ah + c = 9 = raise build c to 9 · 7h - = trail the 7h · "
+                 "7h alone = its only move · ? = help and legal moves")
+
+    # ------------------------------------------------------------------ the table
+    def render(self, observation: Any, *, viewer: Seat | None, names: Sequence[str]
+               ) -> RenderableType:
+        obs: CasinoObservation = observation
+        parts: list[RenderableType] = []
+        title = _("Casino · pack {pack} · dealer: {dealer}").format(
+            pack=obs.pack + 1, dealer=names[obs.dealer] if obs.dealer < len(names) else "")
+        parts.append(Text(title, style="bold underline"))
+        parts.append(self._players_table(obs, names))
+        parts.append(Text.from_markup(self._table_line(obs, names)))
+        parts.append(Text(_("Cards left in the pack: {count}").format(count=obs.deck_size)))
+        if viewer is not None and obs.phase != "over":
+            hand = " ".join(styled(c) for c in obs.hand) if obs.hand else _("(no cards)")
+            parts.append(Text.from_markup(_("Your hand: {cards}").format(cards=hand)))
+        return Group(*parts)
+
+    def _players_table(self, obs: CasinoObservation, names: Sequence[str]) -> Table:
+        sides = len(obs.scores)
+        table = Table(box=None, pad_edge=False, show_edge=False)
+        table.add_column("")
+        table.add_column(_("Player"))
+        table.add_column(_("Hand"), justify="right")
+        table.add_column(_("Captured"), justify="right")
+        table.add_column(_("Spades"), justify="right")
+        table.add_column(_("Sweeps"), justify="right")
+        table.add_column(_("Points"), justify="right")
+        for seat in range(obs.players):
+            marker = "▶" if seat == obs.current_player else ""
+            pile = obs.captured[seat]
+            side = seat % 2 if sides != obs.players else seat
+            table.add_row(marker, Text.from_markup(seat_name(names, seat)),
+                          str(obs.hand_sizes[seat]), str(len(pile)),
+                          str(sum(1 for c in pile if suit_of(c) == SPADES)),
+                          str(obs.sweeps[seat]), str(obs.scores[side]))
+        return table
+
+    def _table_line(self, obs: CasinoObservation, names: Sequence[str]) -> str:
+        shown = []
+        for i, item in enumerate(obs.table_items()):
+            label = chr(ord("a") + i) if i < 26 else "·"
+            if isinstance(item, BuildUnit):
+                kind = _("call") if item.multiple else _("build")
+                cards = " ".join(styled(c) for c in item.cards)
+                shown.append(f"[dim]{label}[/] [{kind} {item.value}: {cards} · "
+                             f"{seat_name(names, item.owner)}]")
+            else:
+                shown.append(f"[dim]{label}[/] {styled(item)}")
+        text = "   ".join(shown) if shown else _("(empty)")
+        return _("Table: {items}").format(items=text)
+
+    # ------------------------------------------------------------------ events
+    def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
+                       ) -> str | None:
+        me = viewer is not None and event.seat == viewer
+        name = seat_name(names, event.seat)
+        data = event.data
+        kind = event.kind
+        if kind == "pack_start":
+            text = (_("── Pack {pack} begins; you deal ──") if me
+                    else _("── Pack {pack} begins; {name} deals ──"))
+            return "[bold]" + text.format(pack=data["pack"], name=name) + "[/]"
+        if kind == "table":
+            return _("Four cards go face up on the table: {cards}").format(
+                cards=" ".join(styled_name(c) for c in data["cards"]))
+        if kind == "deal":
+            if "hand" in data:
+                return _("You get {cards}.").format(
+                    cards=" ".join(styled_name(c) for c in data["hand"]))
+            return None
+        if kind == "capture":
+            taken = " ".join(styled_name(c) for c in data["taken"])
+            text = (_("You play {card} and take {cards}.") if me
+                    else _("{name} plays {card} and takes {cards}."))
+            line = text.format(name=name, card=styled_name(data["card"]), cards=taken)
+            if data.get("sweep"):
+                line += " " + _("A sweep!")
+            return line
+        if kind == "build":
+            joined = " ".join(styled_name(c) for c in data["joined"])
+            if data.get("multiple"):
+                text = (_("You play {card} onto {cards}: a call of {value}s.") if me
+                        else _("{name} plays {card} onto {cards}: a call of {value}s."))
+            else:
+                text = (_("You play {card} onto {cards}: a build of {value}.") if me
+                        else _("{name} plays {card} onto {cards}: a build of {value}."))
+            return text.format(name=name, card=styled_name(data["card"]), cards=joined,
+                               value=data["value"])
+        if kind == "trail":
+            text = _("You trail {card}.") if me else _("{name} trails {card}.")
+            return text.format(name=name, card=styled_name(data["card"]))
+        if kind == "table_taken":
+            text = (_("You take the rest of the table: {cards}.") if me
+                    else _("{name} takes the rest of the table: {cards}."))
+            return text.format(name=name,
+                               cards=" ".join(styled_name(c) for c in data["cards"]))
+        if kind == "pack_end":
+            return self._pack_end(data, viewer, names)
+        if kind == "game_over":
+            winners = list(data["winners"])
+            scores = list(data["scores"])
+            sides = side_names(len(names), len(scores), names)
+            who = " ".join(sides[w] for w in winners)
+            return "[bold]" + _("Game over. Winner: {names} with {points} points.").format(
+                names=who, points=max(scores)) + "[/]"
+        return super().describe_event(event, viewer=viewer, names=names)
+
+    def _pack_end(self, data: Mapping[str, Any], viewer: Seat | None,
+                  names: Sequence[str]) -> str:
+        points: Mapping[str, list[int]] = data["points"]
+        scores = list(data["scores"])
+        sides = side_names(len(names), len(scores), names)
+        lines = ["[bold]" + _("Pack {pack} is over. Points:").format(pack=data["pack"]) + "[/]"]
+        for key in (*SCORE_ITEMS, "total"):
+            row = points[key]
+            if key != "total" and not any(row):
+                continue
+            shares = ", ".join(f"{sides[s]} {p}" for s, p in enumerate(row) if p or key ==
+                               "total")
+            lines.append(f"  {item_name(key)}: {shares}")
+        lines.append(_("Scores: {scores}").format(
+            scores=", ".join(f"{sides[s]} {p}" for s, p in enumerate(scores))))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ moves
+    def describe_moves(self, observation: Any, legal: Sequence[Any], game: Game[Any, Any, Any]
+                       ) -> list[str]:
+        obs: CasinoObservation = observation
+        items = obs.table_items()
+        groups: dict[str, list[str]] = {
+            _("capture"): [], _("build"): [], _("raise"): [], _("trail"): []}
+        for action in legal:
+            if isinstance(action, Capture):
+                label = _("capture")
+            elif isinstance(action, Build):
+                label = _("raise") if action.raised else _("build")
+            elif isinstance(action, Trail):
+                label = _("trail")
+            else:  # pragma: no cover - every Casino action is one of the three
+                label = "?"
+            groups.setdefault(label, []).append(format_with_labels(action, items))
+        return [f"{label}: {' · '.join(moves)}" for label, moves in groups.items() if moves]
+
+    def ask_choice(self, error: AmbiguousActionError, observation: Any
+                   ) -> tuple[str, list[Choice]]:
+        obs: CasinoObservation = observation
+        items = obs.table_items()
+        answers: list[Choice] = [
+            (format_with_labels(action, items), text, "") for text, action in error.choices
+            if isinstance(action, Capture | Build | Trail)]
+        return _("Which move do you mean?"), answers
+
+    # ------------------------------------------------------------------ statistics
+    def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
+        results = getattr(state, "pack_results", [])
+        return {"packs": float(len(results)),
+                "points": float(sum(sum(r["total"]) for r in results) / max(len(results), 1))}
+
+    def stat_labels(self) -> dict[str, str]:
+        return {"packs": _("packs per game"), "points": _("points scored per pack")}
+
+    def option_help(self) -> dict[str, str]:
+        return {
+            "partnerships": _("With four players: seats 0 and 2 play against 1 and 3, "
+                              "pooling captures and points."),
+            "face_cards_capture_all": _("A jack, queen or king takes every loose card of "
+                                        "its rank at once instead of one."),
+            "trail_ban": _("When a build's owner may not trail: on their next turn while the "
+                           "build is unchanged, or as long as they own a build."),
+            "trail_when_capture_possible": _("Whether a card that could capture may be "
+                                             "trailed."),
+            "owner_keeps_capture_card": _("Whether a build's owner must keep a card of its "
+                                          "value until the build is taken."),
+            "sweeps": _("Whether clearing the table with a capture scores a point."),
+            "count_out": _("Count points item by item after a pack; the first side to reach "
+                           "21 wins."),
+        }
+
+
+PRESENTER: Final = CasinoPresenter()

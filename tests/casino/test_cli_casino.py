@@ -1,0 +1,123 @@
+"""Casino in the terminal: ``kartentisch play casino`` with scripted input, and the presenter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from kartentisch.bots import make_bot
+from kartentisch.cli.main import app
+from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.session import HUMAN, derive_seed, play_session
+from kartentisch.core.records import GameRecord
+from kartentisch.core.registry import load_game
+from kartentisch.games.casino.game import format_with_labels
+from kartentisch.locale import set_language
+
+runner = CliRunner()
+ENGLISH = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "en_GB.UTF-8"}
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    set_language("en")
+    yield
+    set_language("en")
+
+
+def first_human_state(seed: int) -> object:
+    """The position when the human in seat 0 first moves (seat 1 leads; heuristic bot)."""
+    game = load_game("casino", 2)
+    state = game.new_initial_state(seed)
+    bot = make_bot("heuristic", game, derive_seed(seed, "bot", 1))
+    state.apply(bot.act(state.observation(1), state.legal_actions()))
+    assert state.current_player == 0
+    return state
+
+
+def test_play_casino_with_labels_help_and_errors(tmp_path: Path) -> None:
+    state = first_human_state(5)
+    legal = state.legal_actions()  # type: ignore[attr-defined]
+    move = format_with_labels(legal[-1], state.table_items())  # type: ignore[attr-defined]
+    path = tmp_path / "casino.json"
+    script = f"?\nzz\nQs x q\n{move}\n"
+    result = runner.invoke(app, ["play", "casino", "--seed", "5", "--save", str(path)],
+                           input=script, env=ENGLISH)
+    assert result.exit_code == 1, result.output
+    out = result.output
+    assert "Casino · pack 1 · dealer: You" in out
+    assert "Table: a " in out and "Your hand:" in out and "Cards left in the pack: 40" in out
+    assert "Legal moves now:" in out and "trail:" in out
+    assert "Cannot read 'zz'" in out
+    assert "Traceback" not in out
+    assert "stopped before its end" in out
+    record = GameRecord.load(path)
+    assert record.seats == [HUMAN, "heuristic"]
+    assert len(record.actions) >= 2  # the bot's lead and the typed move (and maybe more)
+    replayed = record.replay(upto=2)
+    assert replayed.history[1] == legal[-1]  # type: ignore[attr-defined]
+
+
+def test_whole_game_shows_points_after_each_pack() -> None:
+    game = load_game("casino", 2, {"sweeps": True})
+    seed = 11
+    state = game.new_initial_state(seed)
+    presenter = load_presenter("casino")
+    out = StringIO()
+    console = Console(file=out, width=140)
+
+    def read_line(prompt: str) -> str:
+        action = state.legal_actions()[0]
+        return format_with_labels(action, state.table_items())
+
+    result = play_session(game_name="casino", game=game, seed=seed, seats=[HUMAN, "random"],
+                          presenter=presenter, console=console, read_line=read_line,
+                          state=state)
+    assert result.finished
+    text = out.getvalue()
+    packs = len(state.pack_results)
+    assert text.count("is over. Points:") == packs >= 1
+    assert "most cards" in text or "pack total" in text
+    assert "Scores: You" in text and "Game over. Winner:" in text
+    assert "Result" in text
+
+
+def test_watch_and_german() -> None:
+    watched = runner.invoke(app, ["play", "casino", "--watch", "--seed", "4", "--bots",
+                                  "random,heuristic"], env=ENGLISH)
+    assert watched.exit_code == 0, watched.output
+    assert "Game over. Winner:" in watched.output and "Your hand" not in watched.output
+    assert "You get" not in watched.output  # a spectator sees no hand
+    german = runner.invoke(app, ["play", "casino", "--seed", "3", "--lang", "de"], input="",
+                           env=ENGLISH)
+    assert german.exit_code == 1
+    for term in ("Spiel 1", "Geber", "Tisch", "Deine Hand", "Karten im Stapel"):
+        assert term in german.output
+
+
+def test_four_players_in_partnerships() -> None:
+    result = runner.invoke(app, ["play", "casino", "--players", "4", "--watch", "--bots",
+                                 "random,random,random,random", "-o", "partnerships=true",
+                                 "--seed", "2"], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    assert "Bot 0 + Bot 2" in result.output
+
+
+def test_rules_options_are_explained() -> None:
+    result = runner.invoke(app, ["rules-options", "casino"], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    for name in ("partnerships", "trail_ban", "while_build_stands", "owner_keeps_capture_card",
+                 "count_out"):
+        assert name in result.output
+
+
+def test_simulate_casino() -> None:
+    result = runner.invoke(app, ["simulate", "casino", "--games", "6", "--bots",
+                                 "heuristic,random", "--workers", "1"], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    assert "packs per game" in result.output
