@@ -51,6 +51,8 @@ KARTENTISCH_ROWS: dict[str, tuple[str, int]] = {
     "Krass Kariert 3p": ("krass-kariert", 3),
     "Krass Kariert 4p": ("krass-kariert", 4),
     "Krass Kariert 5p": ("krass-kariert", 5),
+    "Casino 2p": ("casino", 2),
+    "Casino 4p": ("casino", 4),
 }
 """Row label -> (kartentisch registry name, players)."""
 
