@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from io import StringIO
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from kartentisch.cli.presenters import GENERIC, PRESENTERS, load_presenter
@@ -285,3 +288,26 @@ def test_refused_moves_are_explained_from_the_observation() -> None:
     assert explain(following, "concede").endswith("Du hast noch eine Reservekarte, die du "
                                                   "nehmen kannst.")
     assert explain(leading, "r1@1").startswith("Jetzt nicht erlaubt: r1@1. Wer eine Runde")
+
+
+@functools.cache
+def ambiguous_state() -> KKState:
+    """A state where seat 0 holds an X card whose value must be declared (found once)."""
+    return find_state(x_play_is_ambiguous)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=st.lists(st.one_of(
+    st.text(max_size=12),
+    st.from_regex(r"(r?[0-9]{1,2}(-[0-9]{1,2})?(x[0-9]{1,2}){0,3}(@[0-9]{1,2})?|@[0-9]{1,2}"
+                  r"|concede|\?)", fullmatch=True),
+), max_size=8))
+def test_no_typed_text_crashes_the_prompt(lines: list[str]) -> None:
+    """Whatever is typed, the human either makes a legal move or is asked again."""
+    state = ambiguous_state().clone()
+    human, _out = human_for(state, lines)
+    try:
+        action = human.choose(state)
+    except QuitGame:
+        return
+    assert action in state.legal_actions()
