@@ -154,6 +154,15 @@ def test_simulate_prints_the_table_with_two_workers() -> None:
     assert "games per second" in out
 
 
+def test_simulate_in_german() -> None:
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "3", "--bots",
+                                 "random,random,random", "--lang", "de"], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    for text in ("3 Partien, Seed 0", "Anteil verloren", "Durchgänge pro Partie",
+                 "Runden pro Partie", "Partien pro Sekunde", "1 Prozess)"):
+        assert text in result.output
+
+
 def test_simulate_json_and_independence_of_workers() -> None:
     result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "6", "--bots",
                                  "random,random,random,random", "--seed", "7", "--json"],
