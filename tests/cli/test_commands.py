@@ -158,7 +158,7 @@ def test_simulate_in_german() -> None:
     result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "3", "--bots",
                                  "random,random,random", "--lang", "de"], env=ENGLISH)
     assert result.exit_code == 0, result.output
-    for text in ("3 Partien, Seed 0", "Anteil verloren", "Durchgänge pro Partie",
+    for text in ("3 Partien, Seed 0", "Verloren", "Anteil", "Durchgänge pro Partie",
                  "Runden pro Partie", "Partien pro Sekunde", "1 Prozess)"):
         assert text in result.output
 
