@@ -583,11 +583,13 @@ class K20State(State[Action, "K20Observation"]):
         n = self.game.players
         return [(FOUL, (seat + k) % n) for k in range(1, n)]
 
-    def _land(self, seat: int, card: int, required: int | None) -> tuple[int, str | None]:
+    def _land(self, seat: int, card: int, required: int | None, kind: str,
+              index: int) -> tuple[int, str | None]:
         """Put ``card`` onto the Ablagestapel for ``seat``; resolve the total.
 
         Returns the counting number and the kind of foul (None when lawful). ``required``
-        is the number the card was announced as (the 5 on 15).
+        is the number the card was announced as (the 5 on 15). ``kind`` and ``index`` name
+        the event (``play`` or ``second``), logged before the total is resolved.
         """
         opts = self.game.options
         if opts.play_flips:
@@ -601,6 +603,9 @@ class K20State(State[Action, "K20Observation"]):
         if required is not None and number != required:
             foul = "second_not_five"
         self.total += number
+        self.events.append(Event(kind, seat, {"index": index, "number": number,
+                                              "card": self._public_text(card),
+                                              "total": self.total}))
         zeros_turned = False
         if number == 0:
             self.zeros += 1
@@ -640,11 +645,8 @@ class K20State(State[Action, "K20Observation"]):
 
     def _play(self, seat: int, index: int) -> None:
         card = self.hands[seat].pop(index)
-        number, foul = self._land(seat, card, None)
+        number, foul = self._land(seat, card, None, "play", index)
         self.value = number
-        self.events.append(Event("play", seat, {"index": index, "number": number,
-                                                "card": self._public_text(card),
-                                                "total": self.total}))
         steps: list[tuple[str, int]] = []
         if foul is not None:
             steps += self._foul(seat, foul)
@@ -657,10 +659,7 @@ class K20State(State[Action, "K20Observation"]):
     def _second(self, seat: int, index: int) -> None:
         card = self.hands[seat].pop(index)
         self.second_done = True
-        number, foul = self._land(seat, card, 5)
-        self.events.append(Event("second", seat, {"index": index, "number": number,
-                                                  "card": self._public_text(card),
-                                                  "total": self.total}))
+        _number, foul = self._land(seat, card, 5, "second", index)
         if foul is not None:
             self.queue = self._foul(seat, foul) + self.queue
 
