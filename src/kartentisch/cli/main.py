@@ -24,9 +24,10 @@ from kartentisch.cli.session import HUMAN, check_seats, play_session
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.options import describe_options
 from kartentisch.core.registry import game_class, list_games, load_game
-from kartentisch.locale import LANGUAGES, _, ngettext, set_language
+from kartentisch.locale import LANGUAGES, _, current_language, ngettext, set_language
 
-set_language(None)  # help texts in the environment's language
+_LANGUAGE_BEFORE = current_language()
+set_language(None)  # help texts in the environment's language; restored at the end
 
 app = typer.Typer(
     name="kartentisch",
@@ -294,3 +295,6 @@ def games(lang: LangOption = None) -> None:
 def main(argv: list[str] | None = None) -> Any:
     """Run the command line (for ``python -m kartentisch.cli``)."""
     return app(argv)
+
+
+set_language(_LANGUAGE_BEFORE)  # importing this module leaves the language as it was
