@@ -156,3 +156,16 @@ def test_card_names() -> None:
     assert C("10d") == C("Td") == C("t♦")
     with pytest.raises(ValueError, match="unknown card"):
         C("1x")
+
+
+def test_apply_by_id(state: CasinoState) -> None:
+    from kartentisch import IllegalActionError as Illegal
+
+    ids = state.legal_action_ids()
+    other = state.clone()
+    state.apply_id(ids[0])
+    other.apply_unchecked(ids[0])
+    assert state.to_json() == other.to_json()
+    assert state.history[-1] == state.game.action_from_id(ids[0])
+    with pytest.raises(Illegal, match="not in your hand"):
+        state.apply_id(acts.action_id(Trail(C("Ks"))))

@@ -247,7 +247,7 @@ def state_from_json(game: Casino, doc: Mapping[str, Any]) -> CasinoState:
         if any(state.hands) or state.deck or state.loose or state.builds:
             raise _fail("a finished game has no cards in hands, pack or table")
         state._current = 0
-        state._legal = []
+        state._legal = {}
         return state
     to_move = doc.get("to_move")
     if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < n:

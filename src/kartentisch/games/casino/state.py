@@ -32,6 +32,7 @@ from kartentisch.games.casino.actions import (
     Build,
     Capture,
     Trail,
+    action_from_id,
     action_id,
     format_action,
     loose_mask,
@@ -186,7 +187,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.winners: list[int] = []
         """Winning sides, once the game is over."""
         self._current = 0
-        self._legal: list[Action] | None = None
+        self._legal: dict[int, Action] | None = None
+        """The legal actions by id, ascending (computed on demand)."""
         if deal_now:
             self._start_pack()
 
@@ -210,24 +212,38 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def legal_actions(self) -> list[Action]:
         if self._legal is None:
             self._legal = self._generate()
-        return list(self._legal)
+        return list(self._legal.values())
 
     def legal_action_ids(self) -> list[int]:
-        """The legal actions' integer ids, ascending."""
-        return [action_id(a) for a in self.legal_actions()]
+        """The legal actions' integer ids, ascending (the fast path for search and RL)."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
 
     def apply(self, action: Action) -> None:
         if self.phase == OVER:
             raise GameOverError("the game is over; no more moves")
         if self._legal is None:
             self._legal = self._generate()
-        if action not in self._legal:
+        if self._legal.get(action_id(action)) != action:
             raise IllegalActionError(self.explain_illegal(action))
         self._apply(action)
 
-    def apply_unchecked(self, action: Action) -> None:
-        """Apply a legal action without checking (for search that generated it itself)."""
+    def apply_id(self, aid: int) -> None:
+        """Apply the action with id ``aid``; raises if it is not legal."""
+        if self.phase == OVER:
+            raise GameOverError("the game is over; no more moves")
+        if self._legal is None:
+            self._legal = self._generate()
+        action = self._legal.get(aid)
+        if action is None:
+            raise IllegalActionError(self.explain_illegal(action_from_id(aid)))
         self._apply(action)
+
+    def apply_unchecked(self, aid: int) -> None:
+        """Apply a legal action id without checking (for search that generated it itself)."""
+        action = self._legal.get(aid) if self._legal is not None else None
+        self._apply(action if action is not None else action_from_id(aid))
 
     def clone(self) -> CasinoState:
         other = CasinoState.__new__(CasinoState)
@@ -281,9 +297,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return trail_banned(self.game.options.trail_ban, self.builds, seat, self.last_turn[seat])
 
     # ----------------------------------------------------------------- legal actions
-    def _generate(self) -> list[Action]:
+    def _generate(self) -> dict[int, Action]:
         if self.phase == OVER:
-            return []
+            return {}
         seat = self._current
         hand = self.hands[seat]
         options = self.game.options
@@ -376,9 +392,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         if not keyed:
             # Only reachable when the owner's duties are off: a player who may not trail
             # and has nothing else to do may trail after all (documented decision).
-            return [Trail(c) for c in hand_sorted]
+            keyed = [((c * NUM_CODES + CODE_TRAIL) << MASK_BITS, Trail(c)) for c in hand_sorted]
         keyed.sort(key=lambda ka: ka[0])
-        return [a for _, a in keyed]
+        return dict(keyed)
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, and what is allowed instead."""
@@ -389,7 +405,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             mine = " ".join(card_names(sorted(hand)))
             return f"{text!r}: {card_name(action.card)} is not in your hand ({mine})"
         legal = self._legal if self._legal is not None else self._generate()
-        with_card = [format_action(a) for a in legal if a.card == action.card]
+        with_card = [format_action(a) for a in legal.values() if a.card == action.card]
         hint = (f"; legal with {card_name(action.card)}: {', '.join(with_card[:8])}"
                 + (" ..." if len(with_card) > 8 else "")) if with_card else (
             f"; {card_name(action.card)} has no legal move now")
@@ -567,7 +583,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         if game_won >= 0:
             self.winners = [game_won]
             self.phase = OVER
-            self._legal = []
+            self._legal = {}
             self.events.append(Event("game_over", None, {"winners": [game_won],
                                                          "scores": list(self.scores)}))
             return
