@@ -63,6 +63,7 @@ from kartentisch.locale import _
 PRESENTERS: Final[dict[str, str]] = {
     "casino": "kartentisch.cli.presenters.casino",
     "krass-kariert": "kartentisch.cli.presenters.krass_kariert",
+    "krumme20": "kartentisch.cli.presenters.krumme20",
 }
 """Game registry name -> module holding ``PRESENTER``."""
 

@@ -1,0 +1,358 @@
+"""Krumme20 in the terminal.
+
+Shows one seat's observation: every player's personal cards and score pile as ``up/down``
+(a side the viewer does not know is ``?``; crosswise score cards are marked ``×2``), the
+play pile with its total, the discard and draw piles, and a line saying what the current
+step asks for (the special action after a play, the second card on 15, a compensation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from kartentisch.cli.presenters import Presenter, seat_name
+from kartentisch.core.errors import InvalidActionError, KartentischError
+from kartentisch.core.protocol import Event, Game, Seat, State
+from kartentisch.games.krumme20.actions import (
+    Claim33,
+    ClaimSum,
+    Draw,
+    Flip,
+    FlipScore,
+    Lowest,
+    Pass,
+    Play,
+    Second,
+    SitOut,
+    Take,
+    TakeDiscard,
+    TakeDraw,
+    TakeScore,
+    Throw,
+    parse_notation,
+)
+from kartentisch.games.krumme20.observation import CardView, K20Observation
+from kartentisch.locale import _, ngettext
+
+_INDEXED_STEPS: Final = {"turn": "p", "five": "f", "throw": "t", "foul": "low ", "sitout": "low "}
+"""A bare number typed in these steps means this move (``2`` -> ``p2`` on one's turn)."""
+
+
+def side_text(value: int | None, mask: int, everyone: int, public_only: bool) -> str:
+    """A side's number, or ``?`` when the viewer does not know it.
+
+    >>> side_text(3, 7, 7, False), side_text(None, 0, 7, False), side_text(4, 1, 7, True)
+    ('3', '?', '?')
+    """
+    if value is None or (public_only and mask != everyone):
+        return "?"
+    return str(value)
+
+
+def card_label(card: CardView, everyone: int, public_only: bool = False) -> str:
+    """``up/down`` for a card as the viewer knows it (``×2`` for a crosswise score card).
+
+    >>> card_label(CardView(3, None, 7, 0, True), 7)
+    '3/?×2'
+    """
+    text = (side_text(card.up, card.up_known, everyone, public_only) + "/"
+            + side_text(card.down, card.down_known, everyone, public_only))
+    return text + ("×2" if card.cross else "")
+
+
+class Krumme20Presenter(Presenter):
+    """Presenter of Krumme20."""
+
+    game = "krumme20"
+
+    def help_line(self) -> str:
+        return _("Moves: p2 = play card 2 · f2 = card 2 as the 5 on 15 · t2 = throw card 2 as "
+                 "a 3 · flip 1:2 / flip s1 · take 1:2 / take s1 / take draw / take discard · "
+                 "draw · sitout · low 2 · 33 1,2,3 · sum up / sum down · pass · ? = help")
+
+    # ------------------------------------------------------------------ the table
+    def render(self, observation: Any, *, viewer: Seat | None, names: Sequence[str]
+               ) -> RenderableType:
+        obs: K20Observation = observation
+        everyone = (1 << obs.players) - 1
+        public_only = viewer is None
+        parts: list[RenderableType] = []
+        parts.append(Text(_("Krumme20 · turn {turn} · play pile total {total} of {target}")
+                          .format(turn=obs.turns, total=obs.total, target=obs.target),
+                          style="bold underline"))
+        table = Table(box=None, pad_edge=False, show_edge=False)
+        table.add_column("")
+        table.add_column(_("Player"))
+        table.add_column(_("Points"), justify="right")
+        table.add_column(_("Personal cards"))
+        table.add_column(_("Score pile"))
+        table.add_column("")
+        for seat in range(obs.players):
+            marker = "▶" if seat == obs.current_player else ""
+            hand = " ".join(f"{i + 1}:{card_label(c, everyone, public_only)}"
+                            for i, c in enumerate(obs.hands[seat])) or "–"
+            score = " ".join(card_label(c, everyone, public_only)
+                             for c in obs.scores[seat]) or "–"
+            notes = []
+            if obs.sitting_out[seat]:
+                notes.append(_("sits out"))
+            if obs.fouls[seat]:
+                notes.append(ngettext("{n} foul", "{n} fouls", obs.fouls[seat]).format(
+                    n=obs.fouls[seat]))
+            table.add_row(marker, Text.from_markup(seat_name(names, seat)),
+                          str(obs.points[seat]), hand, score, ", ".join(notes))
+        parts.append(table)
+        pile = " ".join(card_label(c, everyone, public_only) for c in obs.ablage) or "–"
+        parts.append(Text(_("Play pile (Ablagestapel): {cards} → total {total}").format(
+            cards=pile, total=obs.total), style="bold"))
+        if obs.zeros:
+            parts.append(Text(ngettext("{n} zero in a row on the play pile.",
+                                       "{n} zeros in a row on the play pile.", obs.zeros)
+                              .format(n=obs.zeros)))
+        top = card_label(obs.abwurf[-1], everyone, public_only) if obs.abwurf else "–"
+        parts.append(Text(_("Discard pile (Abwurfstapel): {count} cards, top {card}").format(
+            count=len(obs.abwurf), card=top)))
+        draw_top = (side_text(obs.draw_pile[-1].up, obs.draw_pile[-1].up_known, everyone,
+                              public_only) if obs.draw_pile else "–")
+        parts.append(Text(_("Draw pile (Nachziehstapel): {count} cards, top shows {up}")
+                          .format(count=obs.draw_size, up=draw_top)))
+        if obs.final_turns is not None and obs.phase != "over":
+            parts.append(Text(ngettext("Final lap: {n} more turn after this one.",
+                                       "Final lap: {n} more turns after this one.",
+                                       obs.final_turns).format(n=obs.final_turns),
+                              style="yellow"))
+        if viewer is not None and obs.phase != "over":
+            parts.append(Text(_("Your personal cards (up/down, ? = side you do not know):"),
+                              style="bold"))
+            mine = "   ".join(f"{i + 1}: {card_label(c, everyone)}"
+                              for i, c in enumerate(obs.hand))
+            parts.append(Text(mine or _("(no cards)")))
+            if obs.current_player == viewer:
+                parts.append(Text.from_markup(self.step_line(obs, names)))
+        return Group(*parts)
+
+    def step_line(self, obs: K20Observation, names: Sequence[str]) -> str:
+        """What the current step asks of the player to move, in words."""
+        phase = obs.phase
+        n = len(obs.hand)
+        if phase == "turn":
+            text = _("Your turn: play a personal card (p1 … p{n}); a 3/3 or Σ set may be "
+                     "shown first.").format(n=n)
+        elif phase == "flip":
+            text = _("Special action of the 0: turn a card over for good (flip seat:card, "
+                     "flip s1 …), or pass.")
+        elif phase == "take":
+            text = _("Special action of the 1: take a card (take seat:card, take s1, take "
+                     "draw, take discard), or pass.")
+        elif phase == "draw":
+            text = _("Special action of the 2: draw a card (draw), or pass to stop.")
+        elif phase == "throw":
+            text = _("Special action of the 3: throw a further card as a 3 (t1 …), or pass "
+                     "to stop.")
+        elif phase == "four":
+            victim = seat_name(names, (obs.turn_player + 1) % obs.players)
+            text = _("Special action of the 4: make {name} sit out (sitout), or pass.").format(
+                name=victim)
+        elif phase == "five":
+            text = _("The total is {total}: play a second card as a 5 (f1 …), or pass.").format(
+                total=obs.total)
+        elif phase == "after":
+            text = _("After your play: show a 3/3 set or a Σ set, or pass to end your turn.")
+        elif phase == "foul":
+            text = _("{name} committed a foul: put one of your lowest personal cards onto "
+                     "your score pile (low …), or pass.").format(
+                name=seat_name(names, obs.turn_player))
+        elif phase == "loss":
+            text = _("A card was taken from you: draw one as compensation (draw), or pass.")
+        elif phase == "sitout":
+            text = _("You must sit out: as compensation draw a card, or with five cards put "
+                     "a lowest one onto your score pile; or pass.")
+        else:
+            return ""
+        return "[bold yellow]" + text + "[/]"
+
+    # ------------------------------------------------------------------ events
+    def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
+                       ) -> str | None:
+        name = seat_name(names, event.seat)
+        data = event.data
+        kind = event.kind
+        if kind == "deal":
+            text = _("── New game: first turn to {name} (highest personal cards) ──")
+            return "[bold]" + text.format(name=seat_name(names, data["start"])) + "[/]"
+        if kind == "turn":
+            return "[dim]" + _("Turn {turn}: {name}, total {total}.").format(
+                turn=data["turn"], name=name, total=data["total"]) + "[/]"
+        if kind == "play":
+            return _("{name} played a card counting {number}: total {total}.").format(
+                name=name, number=f"[bold]{data['number']}[/]", total=data["total"])
+        if kind == "second":
+            return _("{name} played a second card as a 5, counting {number}: total "
+                     "{total}.").format(name=name, number=f"[bold]{data['number']}[/]",
+                                        total=data["total"])
+        if kind == "throw":
+            return _("{name} threw a card as a 3; it shows {number}.").format(
+                name=name, number=data["number"])
+        if kind == "flip":
+            return _("{name} turned personal card {index} of {owner} over: now {card}.").format(
+                name=name, index=data["index"] + 1, owner=seat_name(names, data["owner"]),
+                card=data["card"])
+        if kind == "flip_score":
+            return _("{name} turned score card {index} over: now {card}.").format(
+                name=name, index=data["index"] + 1, card=data["card"])
+        if kind == "take":
+            return _("{name} took personal card {index} of {victim} ({up} up).").format(
+                name=name, index=data["index"] + 1, victim=seat_name(names, data["from"]),
+                up=data["up"])
+        if kind == "take_score":
+            return _("{name} took a card back from the score pile ({up} up).").format(
+                name=name, up=data["up"])
+        if kind in ("take_draw", "draw"):
+            return _("{name} drew a card ({up} up).").format(name=name, up=data["up"])
+        if kind == "take_discard":
+            return _("{name} took the top of the discard pile ({up} up).").format(
+                name=name, up=data["up"])
+        if kind == "sitout":
+            return _("{name} made {victim} sit out.").format(
+                name=name, victim=seat_name(names, data["victim"]))
+        if kind == "sat_out":
+            return _("Turn of {name} skipped (sitting out).").format(name=name)
+        if kind == "no_card":
+            return _("Turn of {name} skipped (no personal card).").format(name=name)
+        if kind == "score":
+            text = (_("Score pile of {name}: + {card}, crosswise (counts double).")
+                    if data["crosswise"] else _("Score pile of {name}: + {card}."))
+            return "[green]" + text.format(card=data["card"], name=name) + "[/]"
+        if kind == "twenty":
+            return "[bold green]" + _("{name} hit the target exactly!").format(name=name) + "[/]"
+        if kind == "over":
+            return "[red]" + _("Over the target ({total}): the play pile is discarded.").format(
+                total=data["total"]) + "[/]"
+        if kind == "three_zeros":
+            return "[bold]" + _("Three 0s in a row turn over ({cards}): total {total}.").format(
+                cards=" ".join(data["cards"]), total=data["total"]) + "[/]"
+        if kind == "foul":
+            return "[bold red]" + _("Foul by {name}: {what}.").format(
+                name=name, what=self.foul_name(str(data["kind"]))) + "[/]"
+        if kind == "claim33":
+            text = (_("{name} showed a 3/3 set ({cards}): right.") if data["true"]
+                    else _("{name} showed a 3/3 set ({cards}): wrong."))
+            return text.format(name=name, cards=" ".join(data["cards"]))
+        if kind == "claim_sum":
+            numbers = " + ".join(str(v) for v in data["numbers"])
+            text = (_("{name} showed a Σ set ({numbers}): right.") if data["true"]
+                    else _("{name} showed a Σ set ({numbers}): wrong."))
+            return text.format(name=name, numbers=numbers)
+        if kind == "lowest":
+            return None  # the "score" event that follows says it
+        if kind == "refill":
+            count = int(data["count"])
+            return ngettext("{name} had no personal card left and drew {count} card.",
+                            "{name} had no personal card left and drew {count} cards.",
+                            count).format(name=name, count=count)
+        if kind == "draw_pile_empty":
+            text = (_("The draw pile is empty: final lap, one more turn each.")
+                    if data["final_lap"] else
+                    _("The draw pile is empty: the game ends with this turn."))
+            return "[yellow]" + text + "[/]"
+        if kind == "turn_limit":
+            return "[yellow]" + _("Turn limit reached: final lap, one more turn each.") + "[/]"
+        if kind == "pass":
+            return "[dim]" + _("{name} passed.").format(name=name) + "[/]"
+        if kind == "game_over":
+            scores = ", ".join(f"{seat_name(names, s)} {v}" for s, v in enumerate(data["scores"]))
+            winners = ", ".join(seat_name(names, s) for s in data["winners"])
+            return "[bold]" + _("Game over. Points: {scores}. Winner: {winners}.").format(
+                scores=scores, winners=winners) + "[/]"
+        return super().describe_event(event, viewer=viewer, names=names)
+
+    def foul_name(self, kind: str) -> str:
+        """A foul's kind in words."""
+        names = {
+            "over": _("the total went over the target"),
+            "three_zeros_over": _("three 0s turned the total over the target"),
+            "second_not_five": _("the second card on 15 was not a 5"),
+            "throw_not_three": _("the thrown card was not a 3"),
+            "claim33": _("the 3/3 set was wrong"),
+            "claim_sum": _("the Σ set was wrong"),
+        }
+        return names.get(kind, kind)
+
+    # ------------------------------------------------------------------ moves
+    def describe_moves(self, observation: Any, legal: Sequence[Any], game: Game[Any, Any, Any]
+                       ) -> list[str]:
+        groups: dict[str, list[str]] = {}
+        labels = [
+            ((Play,), _("play")),
+            ((Second,), _("second card as a 5")),
+            ((Throw,), _("throw as a 3")),
+            ((Flip, FlipScore), _("turn over")),
+            ((Take, TakeScore, TakeDraw, TakeDiscard), _("take")),
+            ((Draw,), _("draw")),
+            ((SitOut,), _("sit out")),
+            ((Lowest,), _("onto your score pile")),
+            ((Claim33, ClaimSum), _("show a set")),
+            ((Pass,), _("decline")),
+        ]
+        for action in legal:
+            for kinds, label in labels:
+                if isinstance(action, kinds):
+                    groups.setdefault(label, []).append(game.format_action(action))
+                    break
+        return [f"{label}: {'  '.join(moves)}" for label, moves in groups.items()]
+
+    def normalize_input(self, text: str, observation: Any) -> str:
+        """A bare number means the step's card move (``2`` -> ``p2``, ``f2``, ``t2``,
+        ``low 2``); ``flip h2`` means one's own personal card 2."""
+        obs: K20Observation = observation
+        stripped = " ".join(text.strip().lower().split())
+        prefix = _INDEXED_STEPS.get(obs.phase)
+        if stripped.isdigit() and prefix is not None:
+            return prefix + stripped
+        if stripped.startswith("flip h") and stripped[6:].strip().isdigit():
+            return f"flip {obs.seat}:{stripped[6:].strip()}"
+        return text
+
+    def explain_error(self, error: KartentischError, text: str, observation: Any
+                      ) -> str | None:
+        try:
+            parse_notation(text)
+        except InvalidActionError:
+            return _("Cannot read {text!r}. Type ? to see the legal moves.").format(
+                text=text.strip())
+        return None
+
+    # ------------------------------------------------------------------ statistics
+    def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
+        return {"turns": float(getattr(state, "turns", 0)),
+                "fouls": float(sum(getattr(state, "fouls", []) or [0]))}
+
+    def stat_labels(self) -> dict[str, str]:
+        return {"turns": _("turns per game"), "fouls": _("fouls per game")}
+
+    def option_help(self) -> dict[str, str]:
+        return {
+            "deck": _("Deck: every pair of 0-5 with doubles four times (pairs), or the same "
+                      "number on both sides (doubles)."),
+            "target": _("The total that scores (the base game used 10)."),
+            "play_flips": _("A played or thrown card is turned over and counts by its former "
+                            "down side."),
+            "second_five": _("When the second card on 15 is allowed: after any play (any) or "
+                             "only after a 5 (after_five)."),
+            "foul_keeps_action": _("Whether a play that is a foul still grants its special "
+                                   "action."),
+            "peek_own": _("Whether players know the down sides of their own personal cards."),
+            "draw_top_visible": _("Whether the up side of the draw pile's top card is "
+                                  "visible."),
+            "end": _("When the draw pile runs out: one more turn each (final_lap) or the "
+                     "game ends with that turn (immediate)."),
+            "turn_limit": _("After this many turns the final lap begins (0: no limit)."),
+        }
+
+
+PRESENTER: Final = Krumme20Presenter()
