@@ -102,6 +102,30 @@ def test_watch_a_game_of_bots(tmp_path: Path) -> None:
     assert GameRecord.load(path).seats == ["random"] * 3
 
 
+def test_resume_a_saved_game(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    runner.invoke(app, ["play", "krass-kariert", "--seed", "6", "--bots", "random",
+                        "--save", str(path)], input="?\n", env=ENGLISH)
+    before = GameRecord.load(path)
+    game = before.new_game()
+    typed = [game.format_action(before.replay().legal_actions()[0])]
+    result = runner.invoke(app, ["resume", str(path)], input="\n".join(typed) + "\n",
+                           env=ENGLISH)
+    assert result.exit_code == 1, result.output
+    assert f"Continuing after move {len(before.actions)}." in result.output
+    after = GameRecord.load(path)
+    assert after.actions[:len(before.actions)] == before.actions
+    assert len(after.actions) > len(before.actions)
+    finished = finished_record(tmp_path)
+    over = runner.invoke(app, ["resume", str(finished)], env=ENGLISH)
+    assert over.exit_code == 2 and "already over" in over.output
+    data = json.loads(path.read_text())
+    data["seats"] = ["random"] * 4
+    path.write_text(json.dumps(data))
+    no_human = runner.invoke(app, ["resume", str(path)], env=ENGLISH)
+    assert no_human.exit_code == 2 and "one human seat" in no_human.output
+
+
 def test_replay_spectator_and_seat_views(tmp_path: Path) -> None:
     path = finished_record(tmp_path)
     record = GameRecord.load(path)

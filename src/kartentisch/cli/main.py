@@ -155,6 +155,50 @@ def play(
         raise typer.Exit(1)
 
 
+@app.command("resume", help=_("Continue a saved, unfinished game."))
+def resume(
+    file: Annotated[Path, typer.Argument(help=_("A game record (JSON) saved by play."))],
+    save: Annotated[Path | None, typer.Option(
+        help=_("Save the record here (default: back into FILE)."))] = None,
+    delay: Annotated[float | None, typer.Option(
+        help=_("Seconds to pause after each bot move (default: 0.4 in a terminal, else 0)."))]
+    = None,
+    lang: LangOption = None,
+) -> None:
+    """Continue a saved, unfinished game with the same seats."""
+    from kartentisch.core.records import GameRecord
+
+    _use_language(lang)
+    console = _console()
+    try:
+        record = GameRecord.load(file)
+        state = record.replay()
+        the_game = state.game
+    except OSError as error:
+        _fail(_("Cannot read {file}: {error}").format(file=file, error=error.strerror))
+    except KartentischError as error:
+        _fail(str(error))
+    if state.is_terminal():
+        _fail(_("This game is already over; use replay to see it."))
+    seats = list(record.seats)
+    if len(seats) != record.players or seats.count(HUMAN) != 1:
+        _fail(_("The record must name one human seat and a bot for every other seat."))
+    try:
+        check_seats(seats, the_game)
+    except (KartentischError, ImportError) as error:
+        _fail(str(error))
+    console.print("[bold]" + escape(_("{game} · seed {seed} · you sit in seat {seat}").format(
+        game=the_game.spec.title, seed=record.seed, seat=seats.index(HUMAN))) + "[/]")
+    console.print(escape(_("Continuing after move {count}.").format(count=len(record.actions))))
+    result = play_session(game_name=record.game, game=the_game, seed=record.seed, seats=seats,
+                          presenter=load_presenter(record.game), console=console,
+                          read_line=console.input, save=save or file, state=state,
+                          events_from=max(0, len(state.events) - 8),
+                          delay=delay if delay is not None else 0.4 * console.is_terminal)
+    if not result.finished:
+        raise typer.Exit(1)
+
+
 @app.command("replay", help=_("Show a recorded game move by move."))
 def replay(
     file: Annotated[Path, typer.Argument(help=_("A game record (JSON)."))],

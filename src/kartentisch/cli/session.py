@@ -180,12 +180,14 @@ def make_bots(game: Game[Any, Any, Any], seats: Sequence[str], seed: int) -> dic
 def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats: Sequence[str],
                  presenter: Presenter, console: Console, read_line: ReadLine,
                  save: Path | None = None, delay: float = 0.0,
-                 state: State[Any, Any] | None = None) -> SessionResult:
+                 state: State[Any, Any] | None = None, events_from: int = 0
+                 ) -> SessionResult:
     """Play one game in the terminal; ``seats`` holds ``"human"`` once and bot names elsewhere.
 
     The table and events are shown as the human's seat sees them. The record is saved to
     ``save`` at the end, also when the game was abandoned. ``state`` continues a game
-    already begun with ``seed`` (by default a new one starts).
+    already begun with ``seed`` (by default a new one starts); then only its events from
+    index ``events_from`` on are shown.
     """
     human_seat = list(seats).index(HUMAN) if HUMAN in seats else None
     names = seat_names(seats, human_seat)
@@ -194,7 +196,7 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
         state = game.new_initial_state(seed)
     human = (HumanPlayer(human_seat, game, presenter, console, read_line, names)
              if human_seat is not None else None)
-    seen = 0
+    seen = events_from
     finished = False
 
     def show_events() -> None:
