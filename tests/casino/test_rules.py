@@ -491,3 +491,18 @@ def test_three_player_returns_sum_to_zero() -> None:
     state = play_out(Casino(3), 2)
     assert sum(state.returns()) == 0  # type: ignore[attr-defined]
     assert max(state.returns()) == 2.0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (3, {}), (4, {"partnerships": True})])
+def test_search_hooks_favour_the_leader(players: int, options: dict[str, object]) -> None:
+    game = Casino(players, options)
+    state = game.new_initial_state(1)
+    assert game.horizon_key(state) == 0
+    even = game.evaluate(state)
+    assert len(set(even)) == 1 and abs(sum(even)) < 1e-9
+    state.scores[0] += 8
+    lead = game.evaluate(state)
+    assert lead[0] == max(lead) and lead[1] < lead[0] and abs(sum(lead)) < 1e-9
+    assert all(game.spec.min_utility <= r <= game.spec.max_utility for r in lead)
+    finished = play_out(game, 2)
+    assert game.evaluate(finished) == finished.returns()  # type: ignore[arg-type,attr-defined]
