@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from kartentisch.cli.main import app
 from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.session import HUMAN, play_session
-from kartentisch.cli.simulate import SimulationConfig, run_simulation
+from kartentisch.cli.simulate import SimulationConfig, play_game, run_simulation
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
 
@@ -232,3 +232,18 @@ def test_rules_options_and_games() -> None:
     assert listing.exit_code == 0
     assert "krass-kariert" in listing.output and "heuristic" in listing.output
     assert runner.invoke(app, ["play", "--help"], env=ENGLISH).exit_code == 0
+
+
+def test_rotation_moves_every_bot_through_every_seat() -> None:
+    bots = ("heuristic", "random", "random")
+    rotated = SimulationConfig("krass-kariert", bots, 3, rotate=True)
+    for index in range(3):
+        shift = index % 3
+        seated = tuple(bots[(s + shift) % 3] for s in range(3))
+        plain = play_game(SimulationConfig("krass-kariert", seated, 3), index)
+        turned = play_game(rotated, index)
+        assert turned.returns == tuple(plain.returns[(e - shift) % 3] for e in range(3))
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--games", "3", "--bots",
+                                 ",".join(bots), "--rotate"], env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    assert "Bot no." in result.output and "changed seats" in result.output

@@ -235,6 +235,9 @@ def simulate(
     players: Annotated[int | None, typer.Option(
         help=_("Number of players, when --bots names a single bot for every seat."))] = None,
     option: RulesOption = None,
+    rotate: Annotated[bool, typer.Option(
+        help=_("Rotate the bots through the seats from game to game; report per bot."))]
+    = False,
     as_json: Annotated[bool, typer.Option("--json", help=_("Print the results as JSON."))]
     = False,
     lang: LangOption = None,
@@ -253,7 +256,7 @@ def simulate(
     elif players is not None and players != len(bot_names):
         _fail(_("{count} bots given for {players} players.").format(
             count=len(bot_names), players=players))
-    config = SimulationConfig(name, bot_names, seed, _parse_rules_options(option))
+    config = SimulationConfig(name, bot_names, seed, _parse_rules_options(option), rotate)
     progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=_console(stderr=True), auto_refresh=False,
                         transient=True)
@@ -279,7 +282,7 @@ def simulate(
     presenter = load_presenter(name)
     table = Table(title=_("{game}: {games} games, seed {seed}").format(
         game=game_class(name).spec.title, games=summary.games, seed=seed), title_justify="left")
-    table.add_column(_("Seat"), justify="right")
+    table.add_column(_("Bot no.") if rotate else _("Seat"), justify="right")
     table.add_column(_("Bot"))
     table.add_column(_("Lost"), justify="right")
     table.add_column(_("Share lost"), justify="right")
@@ -289,6 +292,8 @@ def simulate(
         table.add_row(str(s.seat), s.bot, str(s.losses), f"{s.lost_share:.1%}",
                       f"{s.lost_low:.1%} – {s.lost_high:.1%}", f"{s.mean_return:+.3f}")
     console.print(table)
+    if rotate:
+        console.print(_("The bots changed seats from game to game."))
     console.print(_("Actions per game: {mean:.1f}").format(mean=summary.mean_actions))
     labels = presenter.stat_labels()
     for key, value in summary.stats.items():

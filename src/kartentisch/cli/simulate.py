@@ -4,6 +4,7 @@ Game ``i`` uses the seed ``derive_seed(seed, "game", i)`` and the bot in seat ``
 ``derive_seed(game_seed, "bot", s)``, so the results depend on the base seed alone, never
 on the number of worker processes. A seat *loses* a game when its return is the lowest and
 not every seat has the same return (in Krass Kariert: the players who had no chip to give).
+With ``rotate`` the bots change seats from game to game and results are per bot.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class SimulationConfig:
     """One bot name per seat; the player count is their number."""
     seed: int
     options: Mapping[str, Any] = field(default_factory=dict)
+    rotate: bool = False
+    """Rotate the seats: in game ``i`` seat ``s`` holds bot ``(s + i) % players``, so every
+    bot sits in every seat equally often. Results are then reported per bot entry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,7 @@ class GameOutcome:
 
     index: int
     returns: tuple[float, ...]
+    """One return per bot entry of the configuration (equal to per seat unless rotated)."""
     actions: int
     stats: Mapping[str, float]
 
@@ -54,8 +59,11 @@ def play_game(config: SimulationConfig, index: int) -> GameOutcome:
     game = load_game(config.game, len(config.bots), dict(config.options))
     seed = derive_seed(config.seed, "game", index)
     state = game.new_initial_state(seed)
-    bots = [make_bot(name, game, derive_seed(seed, "bot", seat))
-            for seat, name in enumerate(config.bots)]
+    n = len(config.bots)
+    shift = index % n if config.rotate else 0
+    entry_of_seat = [(seat + shift) % n for seat in range(n)]
+    bots = [make_bot(config.bots[entry_of_seat[seat]], game, derive_seed(seed, "bot", seat))
+            for seat in range(n)]
     actions = 0
     while not state.is_terminal():
         seat = state.current_player
@@ -65,7 +73,11 @@ def play_game(config: SimulationConfig, index: int) -> GameOutcome:
             raise KartentischError(f"game {index} (seed {seed}) did not end after "
                                    f"{MAX_ACTIONS} actions")
     stats = load_presenter(config.game).game_stats(state)
-    return GameOutcome(index, tuple(state.returns()), actions, stats)
+    by_seat = state.returns()
+    returns = [0.0] * n
+    for seat, entry in enumerate(entry_of_seat):
+        returns[entry] = by_seat[seat]
+    return GameOutcome(index, tuple(returns), actions, stats)
 
 
 def play_games(config: SimulationConfig, indices: Sequence[int]) -> list[GameOutcome]:
@@ -96,6 +108,7 @@ class SeatSummary:
     """One seat's results."""
 
     seat: int
+    """The seat, or with rotation the bot's entry in the configuration."""
     bot: str
     losses: int
     lost_share: float
@@ -114,6 +127,7 @@ class SimulationSummary:
     workers: int
     seconds: float
     mean_actions: float
+    rotate: bool
     stats: dict[str, float]
     """Game-specific means per game (from the presenter's ``game_stats``)."""
     seats: list[SeatSummary]
@@ -130,6 +144,7 @@ class SimulationSummary:
             "games": self.games,
             "seed": self.seed,
             "workers": self.workers,
+            "rotate": self.rotate,
             "seconds": self.seconds,
             "games_per_second": self.games_per_second,
             "mean_actions": self.mean_actions,
@@ -159,8 +174,8 @@ def summarise(config: SimulationConfig, outcomes: Sequence[GameOutcome], *, work
         keys.extend(k for k in o.stats if k not in keys)
     stats = {k: sum(o.stats.get(k, 0.0) for o in ordered) / n for k in keys} if n else {}
     mean_actions = sum(o.actions for o in ordered) / n if n else 0.0
-    return SimulationSummary(config.game, n, config.seed, workers, seconds, mean_actions, stats,
-                             seats)
+    return SimulationSummary(config.game, n, config.seed, workers, seconds, mean_actions,
+                             config.rotate, stats, seats)
 
 
 def run_simulation(config: SimulationConfig, games: int, *, workers: int = 1,
