@@ -1,0 +1,84 @@
+"""``kartentisch play krumme20`` end to end: scripted input through the command and a session."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from kartentisch.cli.main import app
+from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.session import HUMAN, play_session
+from kartentisch.core.records import GameRecord
+from kartentisch.core.registry import load_game
+from kartentisch.games.krumme20 import Play
+from kartentisch.locale import set_language
+
+runner = CliRunner()
+ENGLISH = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "en_GB.UTF-8"}
+
+
+def seed_where_seat0_starts() -> int:
+    game = load_game("krumme20", 3)
+    return next(s for s in range(100) if game.new_initial_state(s).turn == 0)
+
+
+def test_play_command_scripted_input(tmp_path: Path) -> None:
+    seed = seed_where_seat0_starts()
+    path = tmp_path / "partial.json"
+    result = runner.invoke(app, ["play", "krumme20", "--seed", str(seed), "--bots", "random",
+                                 "--delay", "0", "--save", str(path)],
+                           input="?\nxyz\np5\n1\n", env=ENGLISH)
+    out = result.output
+    assert result.exit_code == 1, out  # the input ran out before the end
+    assert "Traceback" not in out
+    assert "Play pile (Ablagestapel)" in out and "→ total 0" in out
+    assert "Your personal cards (up/down, ? = side you do not know)" in out
+    assert "/?" in out  # unknown down sides are marked
+    assert "Your turn: play a personal card" in out
+    assert "Legal moves now:" in out and "play: p1  p2  p3" in out
+    assert "Cannot read 'xyz'" in out
+    assert "'p5' is not legal" in out and "you hold 3 personal card(s)" in out
+    assert "played a card counting" in out  # the bare "1" played card 1
+    record = GameRecord.load(path)
+    assert record.game == "krumme20" and record.actions[0] == "p1"
+
+
+def test_play_command_in_german() -> None:
+    seed = seed_where_seat0_starts()
+    result = runner.invoke(app, ["play", "krumme20", "--seed", str(seed), "--bots", "random",
+                                 "--delay", "0", "--lang", "de"], input="", env=ENGLISH)
+    for term in ("Ablagestapel", "Abwurfstapel", "Nachziehstapel", "Persönliche Karten",
+                 "Punktestapel", "Du bist am Zug"):
+        assert term in result.output
+
+
+def test_whole_game_in_a_session_with_special_action_prompts(tmp_path: Path) -> None:
+    set_language("en")
+    game = load_game("krumme20", 3)
+    state = game.new_initial_state(8)
+    path = tmp_path / "game.json"
+    buffer = StringIO()
+    console = Console(file=buffer, width=120)
+    steps: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        steps.append(state.phase)
+        legal = state.legal_actions()
+        if state.phase == "turn":
+            play = next(a for a in legal if isinstance(a, Play))
+            return str(play.index + 1)  # the bare-number shortcut
+        return game.format_action(legal[0])  # take the action / compensation offered first
+
+    play_session(game_name="krumme20", game=game, seed=8, seats=[HUMAN, "heuristic", "random"],
+                 presenter=load_presenter("krumme20"), console=console, read_line=read_line,
+                 save=path, state=state)
+    out = buffer.getvalue()
+    assert state.is_terminal()
+    assert "Game over. Points:" in out
+    assert "Special action of the" in out  # the step prompts were shown
+    assert {"turn"} < set(steps)  # the human also answered special actions or compensations
+    replayed = GameRecord.load(path).replay()
+    assert replayed.to_json() == state.to_json()
