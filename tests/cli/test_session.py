@@ -108,6 +108,16 @@ def test_end_of_input_stops_the_game_cleanly(tmp_path: Path) -> None:
     assert len(record.actions) == len(result.state.history)
 
 
+def test_an_unwritable_record_path_is_reported(tmp_path: Path) -> None:
+    game = load_game(KK, 3)
+    console, out = make_console()
+    result = play_session(game_name=KK, game=game, seed=2, seats=[HUMAN, "random", "random"],
+                          presenter=load_presenter(KK), console=console,
+                          read_line=lambda prompt: "quit", save=tmp_path / "no" / "dir.json")
+    assert result.record_path is None
+    assert "Cannot save the record to" in out.getvalue()
+
+
 def test_quit_word_stops_the_game() -> None:
     game = load_game(KK, 3)
     console, out = make_console()
@@ -296,7 +306,7 @@ def ambiguous_state() -> KKState:
     return find_state(x_play_is_ambiguous)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(lines=st.lists(st.one_of(
     st.text(max_size=12),
     st.from_regex(r"(r?[0-9]{1,2}(-[0-9]{1,2})?(x[0-9]{1,2}){0,3}(@[0-9]{1,2})?|@[0-9]{1,2}"

@@ -232,9 +232,14 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
     if finished:
         show_result(state, names, presenter, console, human_seat)
     if save is not None:
-        GameRecord.from_state(game_name, state, seats).save(save)
-        result.record_path = save
-        console.print(_("Record saved to {path}").format(path=escape(str(save))))
+        try:
+            GameRecord.from_state(game_name, state, seats).save(save)
+        except OSError as error:
+            console.print("[red]" + escape(_("Cannot save the record to {path}: {error}").format(
+                path=save, error=error.strerror)) + "[/]")
+        else:
+            result.record_path = save
+            console.print(_("Record saved to {path}").format(path=escape(str(save))))
     return result
 
 
