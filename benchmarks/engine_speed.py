@@ -53,6 +53,7 @@ KARTENTISCH_ROWS: dict[str, tuple[str, int]] = {
     "Krass Kariert 5p": ("krass-kariert", 5),
     "Casino 2p": ("casino", 2),
     "Casino 4p": ("casino", 4),
+    "Krumme20 3p": ("krumme20", 3),
 }
 """Row label -> (kartentisch registry name, players)."""
 
