@@ -8,6 +8,7 @@ game), so tests can play whole games by answering prompts.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -153,12 +154,25 @@ class HumanPlayer:
             if not text:
                 return None
             for short, full, _explanation in answers:
-                if text in (short.lower(), full.lower()):
+                if _same_answer(text, short) or _same_answer(text, full):
                     for choice_text, action in error.choices:
                         if choice_text == full:
                             return action
             self.console.print("[red]" + escape(
                 _("{answer!r} is not one of the choices.").format(answer=text)) + "[/]")
+
+
+def _same_answer(typed: str, expected: str) -> bool:
+    """Whether ``typed`` means ``expected``, ignoring case and how lists are separated.
+
+    >>> _same_answer("5 6", "5,6"), _same_answer("R1@3", "r1@3"), _same_answer("5", "6")
+    (True, True, False)
+    """
+
+    def norm(text: str) -> str:
+        return re.sub(r"[\s,;]+", ",", text.strip().lower())
+
+    return norm(typed) == norm(expected)
 
 
 @dataclass
