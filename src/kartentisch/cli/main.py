@@ -6,6 +6,7 @@ Help texts follow the locale environment (German when ``LANG`` and friends start
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sys
@@ -47,6 +48,13 @@ RulesOption = Annotated[list[str] | None, typer.Option(
 
 def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
+
+
+def _enable_line_editing() -> None:
+    """Arrow keys and history at the prompt, where the platform has readline."""
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):  # e.g. Windows without pyreadline
+            import readline  # noqa: F401  (importing it is what enables line editing)
 
 
 def _fail(message: str, console: Console | None = None) -> NoReturn:
@@ -146,6 +154,7 @@ def play(
     console.print("[bold]" + escape(heading) + "[/]")
     console.print(escape(_("Bots: {bots}").format(bots=", ".join(
         f"{s}: {kind}" for s, kind in enumerate(seats) if kind != HUMAN))))
+    _enable_line_editing()
     read_line = console.input
     result = play_session(game_name=name, game=the_game, seed=seed, seats=seats,
                           presenter=presenter, console=console, read_line=read_line,
@@ -190,6 +199,7 @@ def resume(
     console.print("[bold]" + escape(_("{game} · seed {seed} · you sit in seat {seat}").format(
         game=the_game.spec.title, seed=record.seed, seat=seats.index(HUMAN))) + "[/]")
     console.print(escape(_("Continuing after move {count}.").format(count=len(record.actions))))
+    _enable_line_editing()
     result = play_session(game_name=record.game, game=the_game, seed=record.seed, seats=seats,
                           presenter=load_presenter(record.game), console=console,
                           read_line=console.input, save=save or file, state=state,
