@@ -21,7 +21,8 @@ return observed in the current search (min-max normalisation, as in MuZero) inst
 Nodes are keyed by integer action ids. Where a node has many legal actions (Krass Kariert
 insertions: up to 38 reserve placements), *progressive widening* limits the children a
 node may have to ``widening * visits ** 0.5`` (at least one), so the search looks deeper
-instead of trying every placement once; untried actions are tried in a random order.
+instead of trying every placement once. Untried actions are expanded best first by the
+game's scoring heuristic when it has one (a prior), else in a random order.
 
 With an iteration budget and a fixed seed the bot is deterministic; a time budget
 (``seconds``) stops earlier and is not.
@@ -36,6 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kartentisch.bots.playout import (
+    Prior,
     RolloutPolicy,
     apply_id,
     legal_ids,
@@ -44,15 +46,17 @@ from kartentisch.bots.playout import (
 )
 
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "krass-kariert": {"iterations": 400, "rollout": "random", "widening": 2.0,
-                      "max_playout": 200},
-    "casino": {"iterations": 600, "rollout": "random", "widening": 0.0, "max_playout": None},
-    "krumme20": {"iterations": 600, "rollout": "random", "widening": 0.0, "max_playout": None},
+    "krass-kariert": {"iterations": 100, "rollout": "heuristic", "widening": 1.0,
+                      "max_playout": 200, "max_steps": 1500, "prior": True},
+    "casino": {"iterations": 600, "rollout": "random", "widening": 0.0,
+               "max_playout": None, "max_steps": None, "prior": True},
+    "krumme20": {"iterations": 600, "rollout": "random", "widening": 0.0,
+                 "max_playout": None, "max_steps": None, "prior": True},
 }
 """Per-game defaults, tuned so a move takes well under a second on one core."""
 
 FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "widening": 0.0,
-                            "max_playout": None}
+                            "max_playout": None, "max_steps": None, "prior": True}
 
 
 class Node:
@@ -78,24 +82,30 @@ class ISMCTSBot:
         game: the Game instance (for ``sample_world`` and action ids).
         seed: seeds the bot's own generator (worlds, tie-breaks, rollouts).
         iterations: iterations per move (the default is per game, see :data:`DEFAULTS`).
+        max_steps: optional cap on the rollout actions per move, a deterministic stand-in for
+            a time limit (the search stops after the iteration that reaches it).
         seconds: optional time budget per move; the search stops at whichever comes first.
         exploration: the UCB1 constant on returns rescaled to [0, 1] (see above).
         rollout: ``"random"`` or ``"heuristic"`` (the game's heuristic bot on the world).
         widening: progressive widening factor; 0 turns widening off.
         max_playout: cap on playout length when the game has an evaluation.
+        use_prior: expand actions in the order of the game's scoring heuristic (when it has
+            one, see :class:`~kartentisch.bots.playout.Prior`) instead of at random.
     """
 
     name = "ismcts"
 
     def __init__(self, game: Any, seed: int = 0, *, iterations: int | None = None,
-                 seconds: float | None = None, exploration: float = 0.7,
+                 seconds: float | None = None, max_steps: int | None = -1,
+                 exploration: float = 0.7,
                  rollout: str | None = None, widening: float | None = None,
-                 max_playout: int | None = -1):
+                 max_playout: int | None = -1, use_prior: bool | None = None):
         cfg = {**FALLBACK, **DEFAULTS.get(game.spec.name, {})}
         self.game = game
         self.rng = random.Random(seed)
         self.iterations = int(cfg["iterations"] if iterations is None else iterations)
         self.seconds = None if seconds is None else float(seconds)
+        self.max_steps = cfg["max_steps"] if max_steps == -1 else max_steps
         if self.iterations < 1 and self.seconds is None:
             raise ValueError("ismcts needs a positive iteration count or a time budget")
         self.exploration = float(exploration)
@@ -104,6 +114,8 @@ class ISMCTSBot:
         self.policy = RolloutPolicy(game, cfg["rollout"] if rollout is None else rollout,
                                     self.rng)
         self.hooks = search_hooks(game)
+        prior = Prior(game, seed) if (cfg["prior"] if use_prior is None else use_prior) else None
+        self.prior = prior if prior is not None and prior.available else None
         self._lo = math.inf
         self._hi = -math.inf
         self.last_iterations = 0
@@ -133,8 +145,11 @@ class ISMCTSBot:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations if self.iterations > 0 else math.inf
         done = 0
+        policy = self.policy
+        step_limit = math.inf if self.max_steps is None else policy.steps + self.max_steps
         while done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if done and (policy.steps >= step_limit
+                         or (deadline is not None and time.perf_counter() >= deadline)):
                 break
             world = game.sample_world(observation, rng)
             self._iterate(root, world)
@@ -159,8 +174,11 @@ class ISMCTSBot:
                 if allowed is False and not any(a in children for a in ids):
                     allowed = True
             if untried and allowed:
-                aid = untried[rng.randrange(len(untried))]
                 player = world.current_player
+                if self.prior is not None:
+                    aid = self.prior.order(world.observation(player), untried)[0]
+                else:
+                    aid = untried[rng.randrange(len(untried))]
                 child = Node(node, player)
                 child.avail = 1
                 children[aid] = child

@@ -21,16 +21,19 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from kartentisch.bots.playout import RolloutPolicy, apply_id, playout, search_hooks
+from kartentisch.bots.playout import Prior, RolloutPolicy, apply_id, playout, search_hooks
 
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "krass-kariert": {"iterations": 400, "rollout": "random", "max_playout": 200},
-    "casino": {"iterations": 600, "rollout": "random", "max_playout": None},
-    "krumme20": {"iterations": 600, "rollout": "random", "max_playout": None},
+    "krass-kariert": {"iterations": 100, "rollout": "heuristic", "max_playout": 200,
+                      "max_steps": 1500, "candidates": 6},
+    "casino": {"iterations": 600, "rollout": "random", "max_playout": None, "max_steps": None},
+    "krumme20": {"iterations": 600, "rollout": "random", "max_playout": None,
+                 "max_steps": None},
 }
 """Per-game defaults (total playouts per move), so a move takes well under a second."""
 
-FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "max_playout": None}
+FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "max_playout": None,
+                            "max_steps": None, "candidates": None}
 
 
 class PIMCBot:
@@ -41,27 +44,37 @@ class PIMCBot:
         seed: seeds the bot's own generator.
         iterations: playouts per move, spread evenly over the legal actions (at least one
             world is always sampled).
+        max_steps: optional cap on the rollout actions per move, a deterministic stand-in for
+            a time limit (the search stops after the iteration that reaches it).
         seconds: optional time budget per move; whole worlds are added until it is spent.
         rollout: ``"random"`` or ``"heuristic"``.
         max_playout: cap on playout length when the game has an evaluation.
+        candidates: when the game has a scoring heuristic (a prior, see
+            :class:`~kartentisch.bots.playout.Prior`), only its best ``candidates`` actions
+            are played out; the others score minus infinity. ``None`` plays out all.
     """
 
     name = "pimc"
 
     def __init__(self, game: Any, seed: int = 0, *, iterations: int | None = None,
-                 seconds: float | None = None, rollout: str | None = None,
-                 max_playout: int | None = -1):
+                 seconds: float | None = None, max_steps: int | None = -1,
+                 rollout: str | None = None,
+                 max_playout: int | None = -1, candidates: int | None = -1):
         cfg = {**FALLBACK, **DEFAULTS.get(game.spec.name, {})}
         self.game = game
         self.rng = random.Random(seed)
         self.iterations = int(cfg["iterations"] if iterations is None else iterations)
         self.seconds = None if seconds is None else float(seconds)
+        self.max_steps = cfg["max_steps"] if max_steps == -1 else max_steps
         if self.iterations < 1 and self.seconds is None:
             raise ValueError("pimc needs a positive iteration count or a time budget")
         self.max_playout = cfg["max_playout"] if max_playout == -1 else max_playout
         self.policy = RolloutPolicy(game, cfg["rollout"] if rollout is None else rollout,
                                     self.rng)
         self.hooks = search_hooks(game)
+        self.candidates = cfg.get("candidates") if candidates == -1 else candidates
+        prior = Prior(game, seed) if self.candidates else None
+        self.prior = prior if prior is not None and prior.available else None
         self.last_iterations = 0
         """How many playouts the last move ran."""
 
@@ -80,13 +93,19 @@ class PIMCBot:
         """The mean return for the observing seat of each legal action (same order)."""
         game = self.game
         seat = observation.seat
-        ids = [game.action_to_id(a) for a in legal_actions]
+        all_ids = [game.action_to_id(a) for a in legal_actions]
+        ids = all_ids
+        if self.prior is not None and self.candidates and len(ids) > self.candidates:
+            ids = self.prior.order(observation, ids)[:self.candidates]
         worlds = max(1, self.iterations // len(ids)) if self.iterations > 0 else math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         totals = [0.0] * len(ids)
         done = 0
+        policy = self.policy
+        step_limit = math.inf if self.max_steps is None else policy.steps + self.max_steps
         while done < worlds:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if done and (policy.steps >= step_limit
+                         or (deadline is not None and time.perf_counter() >= deadline)):
                 break
             world = game.sample_world(observation, self.rng)
             for k, aid in enumerate(ids):
@@ -96,7 +115,8 @@ class PIMCBot:
                                      self.max_playout)[seat]
             done += 1
         self.last_iterations = done * len(ids)
-        return [t / done for t in totals]
+        mean = {aid: t / done for aid, t in zip(ids, totals, strict=True)}
+        return [mean.get(aid, -math.inf) for aid in all_ids]
 
 
 def make_pimc(game: Any, seed: int = 0, **params: Any) -> PIMCBot:

@@ -134,7 +134,7 @@ def kk_evaluate(state: Any) -> list[float]:
 class RolloutPolicy:
     """Chooses actions during playouts: uniformly random, or a bot's choice on the world."""
 
-    __slots__ = ("_bots", "_factory", "game", "kind", "rng")
+    __slots__ = ("_bots", "_factory", "game", "kind", "rng", "steps")
 
     def __init__(self, game: Any, kind: str, rng: random.Random,
                  factory: Callable[[Any, int], Bot] | None = None):
@@ -145,6 +145,8 @@ class RolloutPolicy:
         self.rng = rng
         self._factory = factory
         self._bots: dict[int, Bot] = {}
+        self.steps = 0
+        """Actions chosen so far (search bots budget their work with it)."""
 
     def _bot(self, seat: int) -> Bot:
         bot = self._bots.get(seat)
@@ -160,6 +162,7 @@ class RolloutPolicy:
 
     def choose(self, state: Any, ids: Sequence[int]) -> int:
         """One legal id for the player to move in ``state``."""
+        self.steps += 1
         if self.kind == "random" or len(ids) == 1:
             return ids[self.rng.randrange(len(ids))]
         seat = state.current_player
@@ -168,6 +171,43 @@ class RolloutPolicy:
         chosen = self._bot(seat).act(state.observation(seat), actions)
         aid: int = game.action_to_id(chosen)
         return aid
+
+
+class Prior:
+    """Orders actions by the game's heuristic bot, when that bot can score single actions.
+
+    A heuristic bot offering ``score(observation, action) -> float`` (lower is better, as
+    the Krass Kariert heuristic does) lets the search try promising actions first. Games
+    without such a bot get no prior (``available`` is false) and the search orders randomly.
+    """
+
+    __slots__ = ("_score", "game")
+
+    def __init__(self, game: Any, seed: int):
+        self.game = game
+        self._score: Callable[[Any, Any], float] | None = None
+        try:
+            from kartentisch.bots.registry import make_bot
+
+            bot = make_bot("heuristic", game, seed)
+        except Exception:  # no heuristic registered for this game
+            return
+        self._score = getattr(bot, "score", None)
+
+    @property
+    def available(self) -> bool:
+        """Whether the game has a scoring heuristic."""
+        return self._score is not None
+
+    def order(self, observation: Any, ids: Sequence[int]) -> list[int]:
+        """``ids`` best first (stable for ties)."""
+        score = self._score
+        if score is None:
+            return list(ids)
+        game = self.game
+        scored = sorted((score(observation, game.action_from_id(a)), k, a)
+                        for k, a in enumerate(ids))
+        return [a for _, _, a in scored]
 
 
 def playout(game: Any, state: Any, policy: RolloutPolicy, hooks: SearchHooks,
