@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
 
@@ -10,12 +10,14 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from kartentisch import KartentischError
 from kartentisch.bots import make_bot
 from kartentisch.cli.main import app
 from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.session import HUMAN, derive_seed, play_session
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
+from kartentisch.games.casino import CasinoState
 from kartentisch.games.casino.game import format_with_labels
 from kartentisch.locale import set_language
 
@@ -121,3 +123,29 @@ def test_simulate_casino() -> None:
                                  "heuristic,random", "--workers", "1"], env=ENGLISH)
     assert result.exit_code == 0, result.output
     assert "packs per game" in result.output
+
+
+@pytest.mark.parametrize(("text", "in_english", "in_german"), [
+    ("zz", "Cannot read 'zz'. Moves look like", "kein lesbarer Zug"),
+    ("7h x q", "no table item with that label", "kein Teil mit diesem Buchstaben"),
+    ("9c -", "You do not hold 9c.", "Du hast 9c nicht"),
+    ("Ks -", "You do not hold Ks.", "Du hast Ks nicht"),
+    ("7h x 5c", "not lying loose on the table", "liegt nicht lose"),
+    ("Qh + a = 5", "Face cards never go into builds.", "Bildkarten"),
+    ("2h + c = 5", "keep another card of value 5", "eine weitere Karte mit dem Wert 5"),
+    ("7h x a", "each add up to 7", "jeweils 7 ergeben"),
+    ("8s x d", "keep a card of the value of each build", "Wert jedes eigenen Builds"),
+    ("8s -", "keep a card of the value of each build", "Wert jedes eigenen Builds"),
+])
+def test_refused_moves_are_explained(setup: Callable[..., CasinoState], text: str,
+                                     in_english: str, in_german: str) -> None:
+    # seat 0 owns the build of 8 and holds one 8; table: a 3c, b 4d, c 6c, d 8c, e [8]
+    state = setup(hands=["7h 2h 8s Qh", "8d Kd Kc 9c"], loose="3c 4d 6c 8c",
+                  builds=[(8, "2d 6d", 0, 3)], last_turn=[8, 9])
+    presenter = load_presenter("casino")
+    with pytest.raises(KartentischError) as info:
+        state.game.parse_action(text, state)
+    observation = state.observation(0)
+    assert in_english in (presenter.explain_error(info.value, text, observation) or "")
+    set_language("de")
+    assert in_german in (presenter.explain_error(info.value, text, observation) or "")

@@ -292,8 +292,10 @@ def test_owner_keeps_a_card_of_the_build_value(setup: Setup) -> None:
     assert Trail(C("8s")) not in legal
     assert Capture(C("8s"), (C("8c"),)) not in legal  # leaves the build without its card
     assert Capture(C("8s"), (C("8c"),), 8) in legal
-    with pytest.raises(IllegalActionError, match="keep a card"):
+    with pytest.raises(IllegalActionError, match="keep a card of value 8 to take your build"):
         only.apply(Trail(C("8s")))
+    with pytest.raises(IllegalActionError, match="keep a card of value 8 to take your build"):
+        only.apply(Capture(C("8s"), (C("8c"),)))
 
 
 def test_owner_keeps_option_off(setup: Setup) -> None:

@@ -17,10 +17,10 @@ from rich.table import Table
 from rich.text import Text
 
 from kartentisch.cli.presenters import Choice, Presenter, seat_name
-from kartentisch.core.errors import AmbiguousActionError
+from kartentisch.core.errors import AmbiguousActionError, InvalidActionError, KartentischError
 from kartentisch.core.protocol import Event, Game, Seat, State
-from kartentisch.games.casino.actions import Build, Capture, Trail
-from kartentisch.games.casino.cards import SPADES, card_name, suit_of
+from kartentisch.games.casino.actions import NOTATION_HELP, Build, Capture, Trail, parse_notation
+from kartentisch.games.casino.cards import SPADES, VALUES, card_name, suit_of
 from kartentisch.games.casino.game import format_with_labels
 from kartentisch.games.casino.observation import CasinoObservation
 from kartentisch.games.casino.state import SCORE_ITEMS, BuildUnit
@@ -213,6 +213,48 @@ class CasinoPresenter(Presenter):
                 label = "?"
             groups.setdefault(label, []).append(format_with_labels(action, items))
         return [f"{label}: {' · '.join(moves)}" for label, moves in groups.items() if moves]
+
+    def explain_error(self, error: KartentischError, text: str, observation: Any
+                      ) -> str | None:
+        """Say in the current language why ``text`` was refused.
+
+        The engine's own (English) message decides which rule was broken; the observation
+        supplies the details. Unrecognised messages fall back to the engine's text.
+        """
+        obs: CasinoObservation = observation
+        shown = text.strip()
+        message = str(error)
+        try:
+            parsed = parse_notation(text)
+        except InvalidActionError:
+            return (_("Cannot read {text!r}.").format(text=shown) + " "
+                    + _("Moves look like: {examples}").format(examples=NOTATION_HELP))
+        if "no table item" in message:
+            return _("There is no table item with that label; the table has {count}.").format(
+                count=len(obs.table_items()))
+        prefix = _("Not allowed now: {move}.").format(move=shown) + " "
+        value = parsed.value or VALUES[parsed.card]
+        reasons = (
+            ("is not in your hand", _("You do not hold {card}.")),
+            ("face cards never enter builds", _("Face cards never go into builds.")),
+            ("must keep another card of value",
+             _("To build {value} you must keep another card of value {value} in your hand.")),
+            ("multiple build can never be raised", _("A call can never be raised.")),
+            ("build from your last turn",
+             _("You may not trail: your build from your last turn still stands unchanged.")),
+            ("while you own a build", _("You may not trail while you own a build.")),
+            ("may not be trailed", _("A card that could capture may not be trailed.")),
+            ("to take your build of", _("You must keep a card of the value of each build "
+                                        "you own until it is taken.")),
+            ("own rank", _("A face card takes only a loose card of its own rank.")),
+            ("groups that each add up to",
+             _("The cards must form groups that each add up to {value}.")),
+            ("is not a loose card", _("That card is not lying loose on the table.")),
+        )
+        for needle, reason in reasons:
+            if needle in message:
+                return prefix + reason.format(card=card_name(parsed.card), value=value)
+        return None
 
     def ask_choice(self, error: AmbiguousActionError, observation: Any
                    ) -> tuple[str, list[Choice]]:

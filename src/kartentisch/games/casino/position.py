@@ -18,6 +18,7 @@ from kartentisch.games.casino.state import (
     BuildUnit,
     CasinoState,
     PlayRecord,
+    can_partition,
 )
 
 if TYPE_CHECKING:
@@ -84,31 +85,6 @@ def _cards(value: Any, where: str) -> list[int]:
         except ValueError as exc:
             raise _fail(f"{where}[{i}]: {exc}") from None
     return out
-
-
-def can_partition(cards: list[int], value: int) -> bool:
-    """Whether ``cards`` split into groups that each add up to ``value``."""
-    values = sorted((VALUES[c] for c in cards), reverse=True)
-    total = sum(values)
-    if not values or 0 in values or total % value:
-        return False
-    bins = [0] * (total // value)
-
-    def place(i: int) -> bool:
-        if i == len(values):
-            return True
-        tried = set()
-        for b in range(len(bins)):
-            if bins[b] in tried or bins[b] + values[i] > value:
-                continue
-            tried.add(bins[b])
-            bins[b] += values[i]
-            if place(i + 1):
-                return True
-            bins[b] -= values[i]
-        return False
-
-    return place(0)
 
 
 def state_from_json(game: Casino, doc: Mapping[str, Any]) -> CasinoState:

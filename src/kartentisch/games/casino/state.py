@@ -145,6 +145,31 @@ def disjoint_unions(groups: list[int]) -> list[int]:
     return sorted(seen)
 
 
+def can_partition(cards: list[int], value: int) -> bool:
+    """Whether ``cards`` split into groups that each add up to ``value``."""
+    values = sorted((VALUES[c] for c in cards), reverse=True)
+    total = sum(values)
+    if not values or 0 in values or total % value:
+        return False
+    bins = [0] * (total // value)
+
+    def place(i: int) -> bool:
+        if i == len(values):
+            return True
+        tried = set()
+        for b in range(len(bins)):
+            if bins[b] in tried or bins[b] + values[i] > value:
+                continue
+            tried.add(bins[b])
+            bins[b] += values[i]
+            if place(i + 1):
+                return True
+            bins[b] -= values[i]
+        return False
+
+    return place(0)
+
+
 class CasinoState(State[Action, "CasinoObservation"]):
     """A Casino game in progress."""
 
@@ -425,6 +450,11 @@ class CasinoState(State[Action, "CasinoObservation"]):
             if action.build and action.build != VALUES[action.card]:
                 return (f"{text!r}: a build of {action.build} is taken only by a "
                         f"{action.build}{hint}")
+            if not action.loose or can_partition(list(action.loose), VALUES[action.card]):
+                bare = self._duty_breach(action)
+                if bare:
+                    return (f"{text!r}: you must keep a card of value {bare} to take your "
+                            f"build of {bare}{hint}")
             return (f"{text!r}: the cards taken must form groups that each add up to "
                     f"{VALUES[action.card]}{hint}")
         if type(action) is Build:
@@ -443,17 +473,38 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 return (f"{text!r}: the build of {action.value} on the table must join a new "
                         f"build of {action.value}{hint}" if action.value in self.builds else
                         f"{text!r}: there is no build of {action.value} to join{hint}")
-            if options.owner_keeps_capture_card:
-                return (f"{text!r}: the cards must form groups of {action.value}, and you must "
-                        f"still hold a card for each build you own{hint}")
+            bare = self._duty_breach(action)
+            if bare:
+                return (f"{text!r}: you must keep a card of value {bare} to take your "
+                        f"build of {bare}{hint}")
             return f"{text!r}: the cards must form groups that each add up to {action.value}{hint}"
         if self.trail_banned(seat):
             return (f"{text!r}: you may not trail while your build from your last turn stands"
                     if options.trail_ban == "next_turn" else
                     f"{text!r}: you may not trail while you own a build") + hint
+        bare = self._duty_breach(action)
+        if bare:
+            return (f"{text!r}: you must keep a card of value {bare} to take your "
+                    f"build of {bare}{hint}")
         if not options.trail_when_capture_possible:
             return f"{text!r}: a card that can capture may not be trailed{hint}"
-        return f"{text!r}: you must keep a card to take each build you own{hint}"
+        return f"{text!r} is not legal now{hint}"
+
+    def _duty_breach(self, action: Action) -> int:
+        """A value of a build the mover would own after ``action`` without a card of it
+        left in the hand (option ``owner_keeps_capture_card``), or 0."""
+        if not self.game.options.owner_keeps_capture_card:
+            return 0
+        seat = self._current
+        owned = {v for v, b in self.builds.items() if b.owner == seat}
+        if type(action) is Capture and action.build:
+            owned.discard(action.build)
+        elif type(action) is Build:
+            owned.discard(action.raised)
+            owned.add(action.value)
+        left = Counter(VALUES[c] for c in self.hands[seat])
+        left[VALUES[action.card]] -= 1
+        return next((v for v in sorted(owned) if left[v] <= 0), 0)
 
     # ----------------------------------------------------------------- transitions
     def _apply(self, action: Action) -> None:
