@@ -102,6 +102,11 @@ class HeuristicBot:
         best = max(legal, key=lambda a: (self._worth(obs, a), -legal.index(a)))
         return best
 
+    def score(self, observation: K20Observation, action: Action) -> float:
+        """The cost of ``action`` (lower is better): the search bots' move ordering prior."""
+        self._remaining = self._unaccounted(observation)
+        return -self._worth(observation, action)
+
     def _worth(self, obs: K20Observation, action: Action) -> float:
         hand = obs.hand
         if isinstance(action, Pass):
