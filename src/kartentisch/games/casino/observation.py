@@ -158,7 +158,8 @@ def _satisfies(hands: list[list[int]], need: dict[int, set[int]]) -> bool:
     return True
 
 
-def sample_world(game: Any, obs: CasinoObservation, rng: random.Random) -> CasinoState:
+def sample_world(game: Any, obs: CasinoObservation, rng: random.Random, *,
+                 tries: int = 200) -> CasinoState:
     """A full state that ``obs``'s viewer cannot tell apart from the real one.
 
     The unseen cards are dealt to the other hands and the pack at random, subject to the
@@ -175,7 +176,7 @@ def sample_world(game: Any, obs: CasinoObservation, rng: random.Random) -> Casin
     need = holding_constraints(obs)
     hands: list[list[int]] = []
     deck: list[int] = []
-    for _ in range(200):
+    for _ in range(tries):
         pool = unseen.copy()
         rng.shuffle(pool)
         hands, deck = _deal(obs, pool, {})
