@@ -490,3 +490,23 @@ def test_action_classes_roundtrip_ids() -> None:
     assert len(set(ids)) == len(ids)
     assert [game.action_from_id(i) for i in ids] == samples
     assert all(0 <= i < game.num_distinct_actions for i in ids)
+
+
+def test_error_messages_say_what_is_wrong(build) -> None:
+    state = build(hands=[["1/0", "2/3"], ["4/1"], ["5/5"]])
+    act(state, "p1")
+    with pytest.raises(IllegalActionError, match="seat 1 holds 1 personal card"):
+        act(state, "flip 1:3")
+    with pytest.raises(IllegalActionError, match="seats are 0 to 2"):
+        act(state, "flip 5:1")
+    with pytest.raises(IllegalActionError, match="score pile holds 0"):
+        act(state, "flip s1")
+    zeros = build(hands=[[{"card": "5/0", "up_known": [0, 1, 2], "down_known": [0, 1, 2]},
+                          "1/1"], ["4/1"], ["5/5"]],
+                  ablage=[{"card": "5/5", "up_known": [0, 1, 2]}, "4/4",
+                          {"card": "0/5", "up_known": [0, 1, 2], "down_known": [0, 1, 2]},
+                          {"card": "0/4", "up_known": [0, 1, 2], "down_known": [0, 1, 2]}],
+                  zeros=2)
+    assert legal(zeros) == ["p2"]  # the third 0: 9 + 5 + 4 + 5 = 23, visibly over
+    with pytest.raises(IllegalActionError, match="third 0 in a row"):
+        act(zeros, "p1")

@@ -434,8 +434,23 @@ class K20State(State[Action, "K20Observation"]):
             reason = f"you hold {len(hand)} personal card(s)"
         elif isinstance(action, Play) and self.phase == TURN:
             number, _ = self.counting_side(hand[action.index])
-            reason = (f"you know it counts {number}: the total would go from {self.total} "
-                      f"over {self.game.options.target}, a foul you can see")
+            if number:
+                reason = (f"you know it counts {number}: the total would go from "
+                          f"{self.total} over {self.game.options.target}, a foul you can see")
+            else:
+                reason = ("as the third 0 in a row it would turn the 0s over and, as you "
+                          f"can see, take the total over {self.game.options.target}")
+        elif isinstance(action, Flip | Take) and self.phase in (FLIP, TAKE) and (
+                action.seat >= self.game.players
+                or action.index >= len(self.hands[action.seat])):
+            if action.seat >= self.game.players:
+                reason = f"seats are 0 to {self.game.players - 1}"
+            else:
+                reason = (f"seat {action.seat} holds {len(self.hands[action.seat])} "
+                          "personal card(s)")
+        elif isinstance(action, FlipScore | TakeScore) and self.phase in (FLIP, TAKE) \
+                and action.index >= len(self.scores[seat]):
+            reason = f"your score pile holds {len(self.scores[seat])} card(s)"
         elif isinstance(action, Second) and self.phase == FIVE:
             reason = "you know it is not a 5"
         elif isinstance(action, Throw) and self.phase == THROW:
