@@ -90,7 +90,7 @@ class GameRecord:
     def replay(self, upto: int | None = None) -> State[Any, Any]:
         """The state after the first ``upto`` actions (all when ``None``)."""
         game = self.new_game()
-        state = game.new_initial_state(self.seed)
+        state: State[Any, Any] = game.new_initial_state(self.seed)
         for index, text in enumerate(self.actions[:upto]):
             try:
                 state.apply(game.parse_action(text, state))

@@ -29,8 +29,11 @@ class Play:
     """Play the window ``start .. start+length-1`` (0-based); ``x_values`` declare X cards."""
 
     start: int
+    """Hand index of the window's first card (0-based; the notation counts from 1)."""
     length: int = 1
+    """Cards in the window: 1, 2 or 3."""
     x_values: tuple[int, ...] = ()
+    """The values declared for the window's X cards, in increasing order (empty: no X)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +41,9 @@ class TakeReserve:
     """Take reserve card ``reserve`` (0-based) into the hand at index ``position``."""
 
     reserve: int
+    """Which reserve card: 0 or 1 (the notation says r1 and r2)."""
     position: int
+    """The hand index the card will stand at after the insertion (0: in front)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,7 @@ class InsertDrawn:
     """Insert the card just drawn after a Nachzieh round at index ``position``."""
 
     position: int
+    """The hand index the card will stand at after the insertion (0: in front)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,43 +61,81 @@ class Concede:
 
 Action = Play | TakeReserve | InsertDrawn | Concede
 
-# Integer ids: plays first (start, length, two declared X values 0=none), then reserves,
-# insertions and the concession.
-_X_SLOTS: Final = 13
-PLAY_IDS: Final = MAX_HAND * 3 * _X_SLOTS * _X_SLOTS
+# Integer ids. A play is (start, length, declaration); the declaration of the X values is
+# one of 91: none, one value 1-12, or two values a <= b. Then reserves (2 x 19 target
+# positions), insertions of a drawn card (19 positions) and the concession. Every id decodes to
+# an action whose id is that id again; ids of windows that can never be legal still exist so the
+# layout stays a plain grid.
+DECLARATIONS: Final[tuple[tuple[int, ...], ...]] = (
+    (),
+    *((v,) for v in range(1, 13)),
+    *((a, b) for a in range(1, 13) for b in range(a, 13)),
+)
+"""Every possible declaration of X values, by its index in the id layout."""
+DECLARATION_INDEX: Final[dict[tuple[int, ...], int]] = {d: i for i, d in enumerate(DECLARATIONS)}
+PLAYS_PER_START: Final = 3 * len(DECLARATIONS)
+PLAY_IDS: Final = MAX_HAND * PLAYS_PER_START
 RESERVE_BASE: Final = PLAY_IDS
-INSERT_BASE: Final = RESERVE_BASE + 2 * (MAX_HAND + 1)
+RESERVE_STRIDE: Final = MAX_HAND + 1
+INSERT_BASE: Final = RESERVE_BASE + 2 * RESERVE_STRIDE
 CONCEDE_ID: Final = INSERT_BASE + MAX_HAND + 1
 NUM_ACTIONS: Final = CONCEDE_ID + 1
 
 
 def play_id(start: int, length: int, x_values: tuple[int, ...] = ()) -> int:
-    """The id of a play."""
-    x1 = x_values[0] if x_values else 0
-    x2 = x_values[1] if len(x_values) > 1 else 0
-    return ((start * 3 + length - 1) * _X_SLOTS + x1) * _X_SLOTS + x2
+    """The id of a well-formed play (no checks; see :func:`action_id`)."""
+    return (start * 3 + length - 1) * len(DECLARATIONS) + DECLARATION_INDEX[x_values]
 
 
-def action_id(action: Action) -> int:
-    """The stable integer id of ``action`` in ``range(NUM_ACTIONS)``."""
-    if type(action) is Play:
-        return play_id(action.start, action.length, action.x_values)
-    if type(action) is TakeReserve:
-        return RESERVE_BASE + action.reserve * (MAX_HAND + 1) + action.position
-    if type(action) is InsertDrawn:
+def _is_index(value: object, stop: int) -> bool:
+    return type(value) is int and 0 <= value < stop
+
+
+def action_id(action: object) -> int:
+    """The stable integer id of ``action`` in ``range(NUM_ACTIONS)``.
+
+    Raises:
+        InvalidActionError: ``action`` is not a Krass Kariert action, or a field lies outside
+            what any hand allows (X values must be 1-12, given in increasing order).
+
+    >>> action_id(Play(0)), action_id(Concede()) == NUM_ACTIONS - 1
+    (0, True)
+    """
+    if isinstance(action, Play):
+        declaration = DECLARATION_INDEX.get(action.x_values)
+        if (
+            declaration is None
+            or not _is_index(action.start, MAX_HAND)
+            or type(action.length) is not int
+            or not 1 <= action.length <= 3
+        ):
+            raise InvalidActionError(
+                f"{action!r} is malformed: start 0-{MAX_HAND - 1}, length 1-3, and at most two"
+                " X values from 1 to 12 in increasing order"
+            )
+        return (action.start * 3 + action.length - 1) * len(DECLARATIONS) + declaration
+    if isinstance(action, TakeReserve):
+        if not (_is_index(action.reserve, 2) and _is_index(action.position, RESERVE_STRIDE)):
+            raise InvalidActionError(
+                f"{action!r} is malformed: reserve 0 or 1, position 0-{MAX_HAND}"
+            )
+        return RESERVE_BASE + action.reserve * RESERVE_STRIDE + action.position
+    if isinstance(action, InsertDrawn):
+        if not _is_index(action.position, MAX_HAND + 1):
+            raise InvalidActionError(f"{action!r} is malformed: position 0-{MAX_HAND}")
         return INSERT_BASE + action.position
-    return CONCEDE_ID
+    if isinstance(action, Concede):
+        return CONCEDE_ID
+    raise InvalidActionError(f"{action!r} is not a Krass Kariert action")
 
 
 def _decode(i: int) -> Action:
     if i < PLAY_IDS:
-        i, x2 = divmod(i, _X_SLOTS)
-        i, x1 = divmod(i, _X_SLOTS)
-        start, length = divmod(i, 3)
-        xs = tuple(x for x in (x1, x2) if x)
-        return Play(start, length + 1, xs)
+        window, declaration = divmod(i, len(DECLARATIONS))
+        start, length = divmod(window, 3)
+        return Play(start, length + 1, DECLARATIONS[declaration])
     if i < INSERT_BASE:
-        reserve, position = divmod(i - RESERVE_BASE, MAX_HAND + 1)
+        reserve, position = divmod(i - RESERVE_BASE, RESERVE_STRIDE)
         return TakeReserve(reserve, position)
     if i < CONCEDE_ID:
         return InsertDrawn(i - INSERT_BASE)
@@ -103,9 +147,16 @@ ACTIONS: Final[tuple[Action, ...]] = tuple(_decode(i) for i in range(NUM_ACTIONS
 
 
 def action_from_id(i: int) -> Action:
-    """The action with id ``i``."""
-    if not 0 <= i < NUM_ACTIONS:
-        raise InvalidActionError(f"action id {i} is outside 0..{NUM_ACTIONS - 1}")
+    """The action with id ``i``.
+
+    Raises:
+        InvalidActionError: ``i`` is not an int in ``range(NUM_ACTIONS)``.
+
+    >>> action_from_id(CONCEDE_ID)
+    Concede()
+    """
+    if not _is_index(i, NUM_ACTIONS):
+        raise InvalidActionError(f"action id {i!r} is outside 0..{NUM_ACTIONS - 1}")
     return ACTIONS[i]
 
 
@@ -126,7 +177,9 @@ def format_action(action: Action) -> str:
         return f"r{action.reserve + 1}@{action.position + 1}"
     if isinstance(action, InsertDrawn):
         return f"@{action.position + 1}"
-    return "concede"
+    if isinstance(action, Concede):
+        return "concede"
+    raise InvalidActionError(f"{action!r} is not a Krass Kariert action")
 
 
 _PLAY_RE = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?((?:\s*x\s*=?\s*\d+)*)$")
@@ -142,6 +195,7 @@ class PartialReserve:
     """``r2`` without a position: the caller must still choose where it goes."""
 
     reserve: int
+    """Which reserve card: 0 or 1."""
 
 
 def parse_notation(text: str) -> Action | PartialReserve:

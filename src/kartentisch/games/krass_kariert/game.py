@@ -7,7 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from kartentisch.core.errors import AmbiguousActionError, IllegalActionError, InvalidOptionsError
+from kartentisch.core.errors import (
+    AmbiguousActionError,
+    GameOverError,
+    IllegalActionError,
+    InvalidOptionsError,
+)
 from kartentisch.core.protocol import Game, GameSpec
 from kartentisch.games.krass_kariert import actions as acts
 from kartentisch.games.krass_kariert.cards import X, card_name
@@ -28,7 +33,8 @@ class KKOptions:
     voluntary_concession: bool = True
     """Offer the concession to a follower without reserves even when they could play."""
     next_leader_fallback: str = field(
-        default="next_highest", metadata={"choices": ("next_highest", "right_neighbour")})
+        default="next_highest", metadata={"choices": ("next_highest", "right_neighbour")}
+    )
     """Who leads when the winner and the second-highest player hold no card."""
 
 
@@ -36,8 +42,15 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
     """Krass Kariert for 3-5 players."""
 
     spec: ClassVar[GameSpec] = GameSpec(
-        name="krass-kariert", title="Krass Kariert", min_players=3, max_players=5,
-        default_players=4, zero_sum=True, min_utility=-1.0, max_utility=4.0)
+        name="krass-kariert",
+        title="Krass Kariert",
+        min_players=3,
+        max_players=5,
+        default_players=4,
+        zero_sum=True,
+        min_utility=-1.0,
+        max_utility=4.0,
+    )
     options_type: ClassVar[type[Any]] = KKOptions
     options: KKOptions
 
@@ -77,33 +90,53 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
     def parse_action(self, text: str, state: KKState) -> acts.Action:
         """Read a move for the player to act in ``state``; completes what is unambiguous.
 
-        A play of a window holding an X without a declared value, or a reserve without a
-        position, raises :class:`AmbiguousActionError` listing the legal completions.
+        Raises:
+            InvalidActionError: the text is not in the notation (see ``actions``).
+            GameOverError: the game is over.
+            IllegalActionError: the move is not legal now; the message says why.
+            AmbiguousActionError: a window holding an X card without a declared value that
+                can be played in several ways, or a reserve card without a target position;
+                ``choices`` lists the legal completions as (notation, action).
+
+        >>> game = KrassKariert(3)
+        >>> game.parse_action("1", game.new_initial_state(seed=1))
+        Play(start=0, length=1, x_values=())
         """
         parsed = acts.parse_notation(text)
+        if state.is_terminal():
+            raise GameOverError(f"{text.strip()!r}: the game is over; no more moves")
         legal = state.legal_actions()
         if isinstance(parsed, acts.PartialReserve):
-            choices = [a for a in legal
-                       if isinstance(a, acts.TakeReserve) and a.reserve == parsed.reserve]
+            choices: list[acts.Action] = [
+                a for a in legal if isinstance(a, acts.TakeReserve) and a.reserve == parsed.reserve
+            ]
             if not choices:
                 raise IllegalActionError(state.explain_illegal(acts.TakeReserve(parsed.reserve, 0)))
             raise AmbiguousActionError(
-                f"{text.strip()!r}: say where the card goes, e.g. {acts.format_action(choices[0])}",
-                [(acts.format_action(a), a) for a in choices])
+                f"{text.strip()!r}: say where the card goes, e.g. {acts.format_action(choices[0])}"
+                f" (positions 1 to {len(choices)})",
+                [(acts.format_action(a), a) for a in choices],
+            )
         if isinstance(parsed, acts.Play) and not parsed.x_values:
-            hand = state.hands[state.current_player] if state.current_player >= 0 else []
-            window = hand[parsed.start:parsed.start + parsed.length]
+            hand = state.hands[state.current_player]
+            window = hand[parsed.start : parsed.start + parsed.length]
             if X in window:
-                choices = [a for a in legal if isinstance(a, acts.Play)
-                           and a.start == parsed.start and a.length == parsed.length]
-                if len(choices) > 1:
+                options: list[acts.Action] = [
+                    a
+                    for a in legal
+                    if isinstance(a, acts.Play)
+                    and a.start == parsed.start
+                    and a.length == parsed.length
+                ]
+                if len(options) > 1:
                     raise AmbiguousActionError(
                         f"{text.strip()!r}: declare the X card's value ("
                         f"{'-'.join(card_name(c) for c in window)}), e.g. "
-                        f"{acts.format_action(choices[0])}",
-                        [(acts.format_action(a), a) for a in choices])
-                if choices:
-                    return choices[0]
+                        f"{acts.format_action(options[0])}",
+                        [(acts.format_action(a), a) for a in options],
+                    )
+                if options:
+                    return options[0]
         if parsed not in legal:
             raise IllegalActionError(state.explain_illegal(parsed))
         return parsed

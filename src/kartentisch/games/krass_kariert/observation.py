@@ -72,8 +72,9 @@ class KKObservation:
             "rounds": self.rounds,
             "chips": list(self.chips),
             "hand": names(self.hand),
-            "public_hands": [[None if c is None else card_name(c) for c in h]
-                             for h in self.public_hands],
+            "public_hands": [
+                [None if c is None else card_name(c) for c in h] for h in self.public_hands
+            ],
             "reserves": [names(r) for r in self.reserves],
             "draw_size": self.draw_size,
             "discard": names(self.discard),
@@ -81,9 +82,17 @@ class KKObservation:
             "participants": list(self.participants),
             "act_index": self.act_index,
             "leader": self.leader,
-            "round": [{"seat": a.seat, "kind": a.kind, "cards": names(a.cards),
-                       "x_values": list(a.x_values), "strength": a.strength,
-                       "position": a.position} for a in self.round_acts],
+            "round": [
+                {
+                    "seat": a.seat,
+                    "kind": a.kind,
+                    "cards": names(a.cards),
+                    "x_values": list(a.x_values),
+                    "strength": a.strength,
+                    "position": a.position,
+                }
+                for a in self.round_acts
+            ],
             "best": self.best,
             "best_seat": self.best_seat,
             "nachzieh_played": self.nachzieh_played,
@@ -144,8 +153,9 @@ def unseen_cards(obs: KKObservation) -> list[int]:
     missing = DECK_COUNTS - seen
     over = seen - DECK_COUNTS
     if over:
-        raise InvalidPositionError(f"observation shows more copies of {card_name(min(over))} "
-                                   "than the deck has")
+        raise InvalidPositionError(
+            f"observation shows more copies of {card_name(min(over))} than the deck has"
+        )
     return sorted(missing.elements())
 
 
@@ -157,13 +167,16 @@ def sample_world(game: Any, obs: KKObservation, rng: random.Random) -> KKState:
     The sampled world's future deals come from a seed drawn from ``rng``.
     """
     unseen = unseen_cards(obs)
-    slots = sum(1 for s, h in enumerate(obs.public_hands) if s != obs.seat
-                for c in h if c is None) + obs.draw_size
+    slots = (
+        sum(1 for s, h in enumerate(obs.public_hands) if s != obs.seat for c in h if c is None)
+        + obs.draw_size
+    )
     pending_hidden = obs.phase == "draw" and obs.pending is None
     slots += 1 if pending_hidden else 0
     if slots != len(unseen):
         raise InvalidPositionError(
-            f"observation is inconsistent: {len(unseen)} unseen cards for {slots} hidden places")
+            f"observation is inconsistent: {len(unseen)} unseen cards for {slots} hidden places"
+        )
     rng.shuffle(unseen)
     state = KKState(game, rng.getrandbits(63), deal_now=False)
     state.chips = list(obs.chips)

@@ -2,21 +2,36 @@
 
 Terms (the rulebook's): a *Durchgang* (deal) is played in *Runden* (rounds); each player
 holds an ordered hand that is never sorted, two face-up *Reservekarten*, and chips. The
-*Nachziehstapel* is the draw pile, the *Ablagestapel* the pile of played cards.
+*Nachziehstapel* is the draw pile (its top is the end of ``draw_pile``), the *Ablagestapel*
+(``discard``) the pile of cards played this deal.
+
+The rules page ``docs/rules/krass-kariert.md`` lists every decision and option; the comments
+below name the rule each branch implements.
 """
 
 from __future__ import annotations
 
 import random
+import sys
+from array import array
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from kartentisch.core.errors import GameOverError, IllegalActionError
+from kartentisch.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+)
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.games.krass_kariert.actions import (
     ACTIONS,
     CONCEDE_ID,
     INSERT_BASE,
+    MAX_HAND,
+    PLAYS_PER_START,
     RESERVE_BASE,
+    RESERVE_STRIDE,
     Action,
     Concede,
     InsertDrawn,
@@ -26,7 +41,6 @@ from kartentisch.games.krass_kariert.actions import (
     format_action,
     play_id,
 )
-from kartentisch.games.krass_kariert.actions import MAX_HAND as _MAX_HAND
 from kartentisch.games.krass_kariert.cards import (
     DECK,
     KIND_KEYS,
@@ -36,6 +50,7 @@ from kartentisch.games.krass_kariert.cards import (
     WINDOW_TABLES,
     X,
     card_name,
+    describe_strength,
     high_of,
     kind_of,
 )
@@ -45,10 +60,23 @@ if TYPE_CHECKING:
     from kartentisch.games.krass_kariert.observation import KKObservation
 
 PLAY: Final = "play"
+"""Phase: a player acts in a round."""
 DRAW: Final = "draw"
+"""Phase: the winner of a round with Nachzieh cards inserts the card just drawn."""
 OVER: Final = "over"
+"""Phase: the game has ended."""
 
-_RESERVE_STRIDE: Final = _MAX_HAND + 1
+__all__ = [
+    "DRAW",
+    "OVER",
+    "PLAY",
+    "Act",
+    "KKState",
+    "deal_rng",
+    "describe_strength",
+    "make_event",
+    "shuffled_deck",
+]
 
 
 class Act(NamedTuple):
@@ -69,50 +97,225 @@ def deal_rng(seed: int, deal: int) -> random.Random:
     return random.Random(f"krass-kariert/{seed}/{deal}")
 
 
+def shuffled_deck(seed: int, deal: int) -> list[int]:
+    """The 54 cards in the order dealt in deal number ``deal`` (from 0) of game ``seed``.
+
+    Each card gets a random 64-bit key from :func:`deal_rng` and the deck is sorted by key:
+    a uniform shuffle (ties have probability below 1e-16 and are broken by deck order) that
+    runs in C, and the same on every platform.
+    """
+    keys = array("Q", deal_rng(seed, deal).randbytes(8 * len(DECK)))
+    if sys.byteorder == "big":
+        keys.byteswap()  # the bytes are read as little-endian everywhere
+    return list(map(DECK.__getitem__, sorted(range(len(DECK)), key=keys.__getitem__)))
+
+
+# --------------------------------------------------------------------- legal play generation
+# The plays starting at one hand index depend only on that index and the (up to) three cards
+# from there on. ``_start_plays`` lists them once, strongest first, so that the plays which beat
+# a given strength are a prefix found by bisection. The tables fill lazily and are shared.
+
+_ALWAYS: Final = 1 << 10
+"""Strength given to Stopp and Nachzieh in the tables: playable whatever lies in the round."""
+
+StartPlays = tuple[int, tuple[int, ...], tuple[int, ...]]
+"""(the strongest play's negated strength, negated strengths in increasing order, the play
+ids in the same order)."""
+
+_START_TABLES: Final[dict[bool, dict[int, tuple[StartPlays, ...]]]] = {False: {}, True: {}}
+"""Per ``x_with_x``: for three cards (see :func:`_start_plays`), the plays at each start."""
+
+_PAD: Final = [0, 0]
+"""Appended to a hand so that the last starts see "no card" (0) after them."""
+
+
+def _start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
+    """The plays of the cards ``key = c0 << 8 | c1 << 4 | c2`` at each start index.
+
+    ``c0..c2`` are the card at the start index and the two after it (0 past the hand's end).
+    The result is stored in ``_START_TABLES`` (at most 16**3 keys per option value).
+    """
+    cards = [c for c in (key >> 8, (key >> 4) & 15, key & 15) if c]
+    entries: list[tuple[int, int]] = []
+    if cards[0] >= NACHZIEH:  # Stopp and Nachzieh: always alone, always playable
+        entries.append((-_ALWAYS, play_id(0, 1)))
+    windows = WINDOW_TABLES[x_with_x]
+    for length in (1, 2, 3):
+        window = tuple(cards[:length])
+        if len(window) < length or window[-1] >= NACHZIEH:
+            break  # a special card separates the cards beside it
+        for declared, value in windows[window].items():
+            entries.append((-value, play_id(0, length, declared)))
+    entries.sort()
+    negated = tuple(e[0] for e in entries)
+    plays = tuple(
+        (negated[0], negated, tuple(start * PLAYS_PER_START + e[1] for e in entries))
+        for start in range(MAX_HAND)
+    )
+    _START_TABLES[x_with_x][key] = plays
+    return plays
+
+
+LogEntry = tuple[str, int | None, Any]
+"""An event as recorded on the hot path: (kind, seat, raw payload); see :func:`make_event`."""
+
+
+def make_event(entry: LogEntry) -> Event:
+    """The public :class:`Event` for a log entry (card values drawn are ``private``).
+
+    Kinds and their data: ``deal_start`` {deal}, ``round_start`` {round}, ``combination``
+    {cards, x_values, kind, high, position}, ``stopp``/``nachzieh`` {position}, ``reserve``
+    {card, position}, ``round_won`` {nachzieh}, ``draw`` {left} private {card}, ``insert``
+    {position} private {card}, ``out``, ``concede``, ``chip_lost`` {chips}, ``no_chip``,
+    ``deal_end`` {losers}, ``game_over`` {losers}. Positions count from 0.
+    """
+    kind, seat, raw = entry
+    data: dict[str, Any]
+    private: dict[str, Any] | None = None
+    if kind == "combination":
+        cards, xs, value, start = raw
+        data = {
+            "cards": [card_name(c) for c in cards],
+            "x_values": list(xs),
+            "kind": KIND_KEYS[kind_of(value)],
+            "high": high_of(value),
+            "position": start,
+        }
+    elif kind in ("stopp", "nachzieh"):
+        data = {"position": raw}
+    elif kind == "reserve":
+        data = {"card": card_name(raw[0]), "position": raw[1]}
+    elif kind == "insert":
+        data, private = {"position": raw[0]}, {"card": card_name(raw[1])}
+    elif kind == "draw":
+        data, private = {"left": raw[0]}, {"card": card_name(raw[1])}
+    elif kind in ("deal_end", "game_over"):
+        data = {"losers": list(raw)}
+    elif raw is None:
+        data = {}
+    else:
+        data = {_EVENT_FIELD[kind]: raw}
+    return Event(kind, seat, data, private)
+
+
+_EVENT_FIELD: Final = {
+    "round_won": "nachzieh",
+    "round_start": "round",
+    "deal_start": "deal",
+    "chip_lost": "chips",
+}
+
+
+_ID_OF: Final[dict[Action, int]] = {action: i for i, action in enumerate(ACTIONS)}
+
+
 class KKState(State[Action, "KKObservation"]):
-    """A Krass Kariert game in progress."""
+    """A Krass Kariert game in progress.
+
+    Public fields are read by the observation, the position writer and bots' tests; change
+    them only through :meth:`apply` (or the position reader).
+    """
 
     __slots__ = (
-        "_current", "_legal", "act_index", "best", "best_seat", "chips", "deal", "discard",
-        "draw_pile", "draws_left", "events", "game", "hands", "history", "in_deal", "known",
-        "leader", "losers", "nachzieh_played", "participants", "pending", "phase", "reserves",
-        "round_acts", "round_winner", "rounds", "seed", "_windows",
+        "_current",
+        "_events",
+        "_legal",
+        "_log",
+        "_start_table",
+        "_windows",
+        "act_index",
+        "best",
+        "best_seat",
+        "chips",
+        "deal",
+        "discard",
+        "draw_pile",
+        "draws_left",
+        "game",
+        "hands",
+        "history",
+        "in_deal",
+        "known",
+        "leader",
+        "losers",
+        "nachzieh_played",
+        "participants",
+        "pending",
+        "phase",
+        "reserves",
+        "round_acts",
+        "round_winner",
+        "rounds",
+        "seed",
     )
+
+    game: KrassKariert
 
     def __init__(self, game: KrassKariert, seed: int, *, deal_now: bool = True):
         self.game = game
         self.seed = seed
         self.history: list[Action] = []
-        self.events: list[Event] = []
+        self._log: list[LogEntry] = []
+        self._events: list[Event] = []
         n = game.players
         self.chips: list[int] = [game.starting_chips] * n
         self.deal = 0
+        """Deals finished so far (the current deal's number counting from 0)."""
         self.rounds = 0
+        """Rounds finished so far in the whole game."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.known: list[list[bool]] = [[] for _ in range(n)]
+        """Per hand position: was the card public when it went in (a reserve card)?"""
         self.reserves: list[list[int]] = [[] for _ in range(n)]
         self.draw_pile: list[int] = []
         self.discard: list[int] = []
         self.in_deal: list[bool] = [True] * n
         self.participants: list[int] = []
+        """The seats acting in this round, in order from the leader."""
         self.act_index = 0
+        """How many participants have acted in this round."""
         self.leader = 0
         self.round_acts: list[Act] = []
         self.best = NO_COMBINATION
+        """Strength of the highest combination in the round (what a follower must beat)."""
         self.best_seat = -1
         self.nachzieh_played = 0
-        self.phase = PLAY
+        self.phase: str = PLAY
         self.pending: int | None = None
+        """The card the round's winner has drawn and must insert now (phase ``draw``)."""
         self.draws_left = 0
+        """Cards still to insert in phase ``draw``, the pending one included."""
         self.round_winner = -1
         self.losers: list[int] = []
+        """Players who lost the game (set when it ends)."""
         self._current = 0
         self._legal: list[int] | None = None
-        self._windows = WINDOW_TABLES[game.options.x_with_x]
+        x_with_x = game.options.x_with_x
+        self._windows = WINDOW_TABLES[x_with_x]
+        self._start_table = _START_TABLES[x_with_x]
         if deal_now:
-            self._start_deal(leader=1 % n)
+            self._start_deal(leader=1 % n)  # the player left of the dealer (seat 0) leads
 
     # ----------------------------------------------------------------- protocol
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened so far, oldest first (see :func:`make_event`).
+
+        The rules record events compactly; this list is built on first use and extended on
+        later calls, so play that never reads events does not pay for them.
+        """
+        made = self._events
+        log = self._log
+        if len(made) < len(log):
+            made.extend(map(make_event, log[len(made) :]))
+        return made
+
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        # The given events stand for log entries already made; later ones append to both.
+        self._events = list(value)
+        self._log = [("external", None, None)] * len(self._events)
+
     @property
     def current_player(self) -> Seat:
         return TERMINAL if self.phase == OVER else self._current
@@ -121,6 +324,7 @@ class KKState(State[Action, "KKObservation"]):
         return self.phase == OVER
 
     def returns(self) -> list[float]:
+        """-1 for each loser; the winners share the losers' loss equally (zero-sum)."""
         n = self.game.players
         if self.phase != OVER:
             return [0.0] * n
@@ -129,28 +333,69 @@ class KKState(State[Action, "KKObservation"]):
         return [-1.0 if s in self.losers else win for s in range(n)]
 
     def legal_action_ids(self) -> list[int]:
-        """The legal actions' integer ids (the fast path for search and RL)."""
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
+        """The legal actions' integer ids, in the order of :meth:`legal_actions`.
+
+        Order: plays by starting position (strongest first at each position), then reserve
+        cards by target position, then the concession; in phase ``draw`` the insertion
+        positions from the front.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal.copy()
 
     def legal_actions(self) -> list[Action]:
-        return [ACTIONS[i] for i in self.legal_action_ids()]
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(map(ACTIONS.__getitem__, legal))
 
-    def apply(self, action: Action) -> None:
-        if self.phase == OVER:
-            raise GameOverError("the game is over; no more moves")
-        aid = action_id(action)
-        if aid not in self.legal_action_ids():
+    def apply(self, action: Action, *, seat: Seat | None = None) -> None:
+        """Play ``action`` for the current player.
+
+        Args:
+            action: a legal action (see :meth:`legal_actions`).
+            seat: if given, the seat submitting the action; it must be the one to move.
+
+        Raises:
+            GameOverError: the game has ended.
+            NotYourTurnError: ``seat`` is given and is not to move.
+            IllegalActionError: the action is not legal now (the message says why and what is).
+            InvalidActionError: ``action`` is not a Krass Kariert action at all.
+        """
+        if self.phase == OVER or seat is not None:
+            self._check_turn(seat)
+        try:
+            aid = _ID_OF[action]  # the shared action objects hash and compare cheaply
+        except (KeyError, TypeError):
+            aid = self._id_for_error(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if aid not in legal:
             raise IllegalActionError(self.explain_illegal(action))
         self._apply_id(aid)
 
-    def apply_id(self, aid: int) -> None:
-        """Apply the action with id ``aid``; raises if it is not legal."""
-        if self.phase == OVER:
-            raise GameOverError("the game is over; no more moves")
-        if aid not in self.legal_action_ids():
-            raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
+    def _id_for_error(self, action: object) -> int:
+        """The id of an action that is not among the shared objects, or the right error."""
+        try:
+            return action_id(action)
+        except InvalidActionError:
+            if isinstance(action, Play | TakeReserve | InsertDrawn | Concede):
+                raise IllegalActionError(self.explain_illegal(action)) from None
+            raise
+
+    def apply_id(self, aid: int, *, seat: Seat | None = None) -> None:
+        """Apply the action with id ``aid``; raises like :meth:`apply` if it is not legal."""
+        if self.phase == OVER or seat is not None:
+            self._check_turn(seat)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if type(aid) is not int or aid not in legal:
+            if type(aid) is int and 0 <= aid < len(ACTIONS):
+                raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
+            raise InvalidActionError(f"action id {aid!r} is outside 0..{len(ACTIONS) - 1}")
         self._apply_id(aid)
 
     def apply_unchecked(self, aid: int) -> None:
@@ -162,7 +407,8 @@ class KKState(State[Action, "KKObservation"]):
         other.game = self.game
         other.seed = self.seed
         other.history = self.history.copy()
-        other.events = self.events.copy()
+        other._log = self._log.copy()
+        other._events = self._events.copy()
         other.chips = self.chips.copy()
         other.deal = self.deal
         other.rounds = self.rounds
@@ -185,8 +431,9 @@ class KKState(State[Action, "KKObservation"]):
         other.round_winner = self.round_winner
         other.losers = self.losers.copy()
         other._current = self._current
-        other._legal = self._legal
+        other._legal = self._legal  # never mutated in place, so sharing is safe
         other._windows = self._windows
+        other._start_table = self._start_table
         return other
 
     def observation(self, seat: Seat) -> KKObservation:
@@ -204,44 +451,48 @@ class KKState(State[Action, "KKObservation"]):
         return f"KK deal {self.deal} phase {self.phase} to move {self.current_player}: {hands}"
 
     # ----------------------------------------------------------------- legal actions
-    def _generate(self) -> list[int]:
+    def _check_turn(self, seat: Seat | None) -> None:
         if self.phase == OVER:
+            raise GameOverError(
+                f"the game is over (lost by seat {', '.join(map(str, self.losers))}); no more moves"
+            )
+        if seat is not None and seat != self._current:
+            raise NotYourTurnError(f"seat {seat} cannot act: it is seat {self._current}'s turn")
+
+    def _generate(self) -> list[int]:
+        phase = self.phase
+        if phase == OVER:
             return []
         seat = self._current
         hand = self.hands[seat]
         n = len(hand)
-        if self.phase == DRAW:
+        if phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
             return list(range(INSERT_BASE, INSERT_BASE + n + 1))
-        best = self.best
-        windows = self._windows
+        table = self._start_table
+        x_with_x = self.game.options.x_with_x
         ids: list[int] = []
-        for start in range(n):
-            card = hand[start]
-            if card >= NACHZIEH:  # Stopp and Nachzieh: always playable, alone
-                ids.append(play_id(start, 1))
-                continue
-            base = start * 3 * 169
-            for length in (1, 2, 3):
-                end = start + length
-                if end > n:
-                    break
-                if hand[end - 1] >= NACHZIEH:
-                    break
-                options = windows[tuple(hand[start:end])]
-                for declared, value in options:
-                    if value > best:
-                        if declared:
-                            ids.append(play_id(start, length, declared))
-                        else:
-                            ids.append(base + (length - 1) * 169)
-        if self.act_index == 0:
+        cards = hand + _PAD
+        key = cards[0] << 4 | cards[1]
+        # The plays starting at an index depend on the index and the three cards from there.
+        if self.act_index == 0:  # the leader may play anything (a hand always has a play)
+            for start, card in enumerate(cards[2:]):
+                key = (key << 4 & 0xFFF) | card
+                ids += (table.get(key) or _start_plays(key, x_with_x))[start][2]
             return ids
+        neg_best = -self.best
+        for start, card in enumerate(cards[2:]):
+            key = (key << 4 & 0xFFF) | card
+            top, negated, play_ids = (table.get(key) or _start_plays(key, x_with_x))[start]
+            if top < neg_best:  # something here beats ``best``: a prefix of the list does
+                ids += play_ids[: bisect_left(negated, neg_best)]
+        # A follower who does not beat must take a reserve card (allowed even when they
+        # could beat); without reserve cards they concede the deal.
         reserves = self.reserves[seat]
         if reserves:
             for r, card in enumerate(reserves):
                 if r and card == reserves[0]:
                     continue  # the same card twice: one distinct move
-                base = RESERVE_BASE + r * _RESERVE_STRIDE
+                base = RESERVE_BASE + r * RESERVE_STRIDE
                 ids.extend(range(base, base + n + 1))
         elif self.game.options.voluntary_concession or not ids:
             ids.append(CONCEDE_ID)
@@ -249,46 +500,86 @@ class KKState(State[Action, "KKObservation"]):
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, and what is allowed instead."""
+        if self.phase == OVER:
+            return "the game is over; no more moves"
         seat = self._current
         hand = self.hands[seat]
-        text = format_action(action)
+        try:
+            text = format_action(action)
+        except InvalidActionError:
+            return f"{action!r} is not a Krass Kariert action"
+        where = f"seat {seat}, hand {' '.join(card_name(c) for c in hand)}"
         if self.phase == DRAW:
-            return (f"{text!r} is not possible: insert the drawn card first, at a position "
-                    f"from 1 to {len(hand) + 1} (e.g. @1)")
+            if isinstance(action, InsertDrawn):
+                return (
+                    f"{text!r}: the drawn card can go to positions 1 to {len(hand) + 1} ({where})"
+                )
+            return (
+                f"{text!r} is not possible now: insert the drawn card first, at a position "
+                f"from 1 to {len(hand) + 1} (e.g. @1)"
+            )
         if isinstance(action, InsertDrawn):
             return f"{text!r}: there is no drawn card to insert"
         if isinstance(action, Play):
-            end = action.start + action.length
-            if end > len(hand):
-                return f"{text!r}: your hand has only {len(hand)} cards"
-            window = tuple(hand[action.start:end])
-            names = "-".join(card_name(c) for c in window)
-            if action.length > 1 and any(c >= NACHZIEH for c in window):
-                return f"{text!r}: Stopp and Nachzieh are played alone, not in {names}"
-            n_x = window.count(X)
-            if len(action.x_values) != n_x:
-                return (f"{text!r}: the window {names} holds {n_x} X card(s); declare exactly "
-                        f"that many values, e.g. {format_action(Play(action.start, action.length, (7,) * n_x))}")
-            options = dict(self._windows[window])
-            if action.x_values not in options:
-                return f"{text!r}: {names} is not a combination"
-            if options[action.x_values] <= self.best:
-                return f"{text!r}: {describe_strength(options[action.x_values])} does not beat " \
-                       f"{describe_strength(self.best)}"
-            return f"{text!r} is not legal now"
+            return self._explain_play(action, text, hand, where)
         if isinstance(action, TakeReserve):
-            if self.act_index == 0:
-                return f"{text!r}: the player who leads a round must play, not take a reserve"
-            if action.reserve >= len(self.reserves[seat]):
-                return f"{text!r}: you have {len(self.reserves[seat])} reserve card(s)"
-            if action.position > len(hand):
-                return f"{text!r}: a card can go to positions 1 to {len(hand) + 1}"
-            return f"{text!r} is not legal now"
+            return self._explain_reserve(action, text, hand, where)
         if self.act_index == 0:
-            return f"{text!r}: the leader of a round cannot concede"
+            return f"{text!r}: the leader of a round must play a card, not concede"
         if self.reserves[seat]:
-            return f"{text!r}: you still have a reserve card to take"
-        return f"{text!r}: you can still beat or play a special card (option voluntary_concession is off)"
+            return f"{text!r}: you still have a reserve card to take instead of beating"
+        return (
+            f"{text!r}: you can still beat or play a special card, so you may not concede "
+            "(option voluntary_concession is off)"
+        )
+
+    def _explain_play(self, action: Play, text: str, hand: list[int], where: str) -> str:
+        start, length = action.start, action.length
+        if type(length) is not int or not 1 <= length <= 3:
+            return f"{text!r}: a combination is 1 to 3 neighbouring cards"
+        if type(start) is not int or start < 0 or start + length > len(hand):
+            return f"{text!r}: your hand has only {len(hand)} cards ({where})"
+        window = tuple(hand[start : start + length])
+        names = "-".join(card_name(c) for c in window)
+        if length > 1 and any(c >= NACHZIEH for c in window):
+            return f"{text!r}: Stopp and Nachzieh are played alone, not in {names}"
+        n_x = window.count(X)
+        options = self._windows[window]
+        if n_x > 1 and not options:
+            return f"{text!r}: two X cards cannot form one combination (option x_with_x is off)"
+        if not options:
+            return f"{text!r}: {names} is not a combination ({where})"
+        beating = [d for d, v in options.items() if v > self.best]
+        if len(action.x_values) != n_x:
+            if not beating:
+                return (
+                    f"{text!r}: no value of the X card makes {names} beat "
+                    f"{describe_strength(self.best)}"
+                )
+            example = format_action(Play(start, length, beating[0]))
+            return (
+                f"{text!r}: the window {names} holds {n_x} X card(s); declare exactly that many "
+                f"values, e.g. {example}"
+            )
+        if action.x_values not in options:
+            return f"{text!r}: {names} with X as {action.x_values} is not a combination"
+        return (
+            f"{text!r}: {describe_strength(options[action.x_values])} does not beat "
+            f"{describe_strength(self.best)}; beat it, play Stopp or Nachzieh, or take a reserve"
+        )
+
+    def _explain_reserve(self, action: TakeReserve, text: str, hand: list[int], where: str) -> str:
+        reserves = self.reserves[self._current]
+        if self.act_index == 0:
+            return f"{text!r}: the player who leads a round must play, not take a reserve"
+        if type(action.reserve) is not int or not 0 <= action.reserve < len(reserves):
+            return f"{text!r}: you have {len(reserves)} reserve card(s)"
+        if type(action.position) is not int or not 0 <= action.position <= len(hand):
+            return f"{text!r}: a card can go to positions 1 to {len(hand) + 1} ({where})"
+        if action.reserve == 1 and reserves[0] == reserves[1]:
+            same = format_action(TakeReserve(0, action.position))
+            return f"{text!r}: both reserve cards are {card_name(reserves[0])}; say {same}"
+        return f"{text!r} is not legal now"
 
     # ----------------------------------------------------------------- transitions
     def _apply_id(self, aid: int) -> None:
@@ -298,66 +589,70 @@ class KKState(State[Action, "KKObservation"]):
         self._legal = None
         hand = self.hands[seat]
         if type(action) is Play:
-            start, end = action.start, action.start + action.length
+            start = action.start
+            end = start + action.length
             cards = tuple(hand[start:end])
             del hand[start:end]
             del self.known[seat][start:end]
             self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
             first = cards[0]
-            if first == STOPP:
+            if first == STOPP:  # ends the round at once; the Stopp player wins it
                 self.round_acts.append(Act(seat, "stopp", cards, (), NO_COMBINATION, start))
-                self.events.append(Event("stopp", seat, {"position": start}))
+                self._log.append(("stopp", seat, start))
+                self.act_index += 1
                 self._end_round(seat)
                 return
-            if first == NACHZIEH:
+            if first == NACHZIEH:  # does not change what must be beaten
                 self.nachzieh_played += 1
                 self.round_acts.append(Act(seat, "nachzieh", cards, (), NO_COMBINATION, start))
-                self.events.append(Event("nachzieh", seat, {"position": start}))
+                self._log.append(("nachzieh", seat, start))
             else:
-                value = dict(self._windows[cards])[action.x_values]
+                xs = action.x_values
+                value = self._windows[cards][xs]
                 self.best = value
                 self.best_seat = seat
-                self.round_acts.append(Act(seat, "combination", cards, action.x_values, value, start))
-                self.events.append(Event("combination", seat, {
-                    "cards": [card_name(c) for c in cards], "x_values": list(action.x_values),
-                    "kind": KIND_KEYS[kind_of(value)], "high": high_of(value),
-                    "position": start}))
+                self.round_acts.append(Act(seat, "combination", cards, xs, value, start))
+                self._log.append(("combination", seat, (cards, xs, value, start)))
             self._next_turn()
         elif type(action) is TakeReserve:
             card = self.reserves[seat].pop(action.reserve)
-            hand.insert(action.position, card)
-            self.known[seat].insert(action.position, True)
-            self.round_acts.append(Act(seat, "reserve", (card,), (), NO_COMBINATION, action.position))
-            self.events.append(Event("reserve", seat, {"card": card_name(card),
-                                                       "position": action.position}))
+            position = action.position
+            hand.insert(position, card)
+            self.known[seat].insert(position, True)  # taken face up: the table saw where
+            self.round_acts.append(Act(seat, "reserve", (card,), (), NO_COMBINATION, position))
+            self._log.append(("reserve", seat, (card, position)))
             self._next_turn()
         elif type(action) is InsertDrawn:
-            assert self.pending is not None
-            hand.insert(action.position, self.pending)
-            self.known[seat].insert(action.position, False)
-            self.events.append(Event("insert", seat, {"position": action.position},
-                                     {"card": card_name(self.pending)}))
+            drawn = self.pending
+            if drawn is None:  # only reachable through apply_unchecked misuse
+                raise IllegalActionError("there is no drawn card to insert")
+            hand.insert(action.position, drawn)
+            self.known[seat].insert(action.position, False)  # the table saw where, not what
+            self._log.append(("insert", seat, (action.position, drawn)))
             self.pending = None
             self.draws_left -= 1
             if self.draws_left:
                 self._draw_one()
             else:
                 self._finish_round()
-        else:
-            self.events.append(Event("concede", seat, {}))
+        else:  # a follower without reserve cards gives up the deal
+            self._log.append(("concede", seat, None))
             self._end_deal([seat])
 
     def _next_turn(self) -> None:
         self.act_index += 1
         if self.act_index >= len(self.participants):
+            # Everyone acted: the highest combination wins; with none, the leader (who led
+            # Nachzieh) wins.
             self._end_round(self.best_seat if self.best_seat >= 0 else self.leader)
         else:
             self._current = self.participants[self.act_index]
 
     def _end_round(self, winner: int) -> None:
         self.round_winner = winner
-        self.events.append(Event("round_won", winner, {"nachzieh": self.nachzieh_played}))
+        self._log.append(("round_won", winner, self.nachzieh_played))
         if self.nachzieh_played:
+            # The winner draws 3 cards per Nachzieh, one at a time, even with an empty hand.
             self.phase = DRAW
             self.draws_left = 3 * self.nachzieh_played
             self._current = winner
@@ -366,10 +661,9 @@ class KKState(State[Action, "KKObservation"]):
             self._finish_round()
 
     def _draw_one(self) -> None:
-        card = self.draw_pile.pop()
+        card = self.draw_pile.pop()  # never empty: at most 6 draws per deal, at least 6 cards
         self.pending = card
-        self.events.append(Event("draw", self.round_winner, {"left": self.draws_left},
-                                 {"card": card_name(card)}))
+        self._log.append(("draw", self.round_winner, (self.draws_left, card)))
 
     def _finish_round(self) -> None:
         self.phase = PLAY
@@ -377,39 +671,46 @@ class KKState(State[Action, "KKObservation"]):
         winner = self.round_winner
         hands = self.hands
         for s in self.participants:
-            if not hands[s]:
+            if not hands[s]:  # no hand card left (reserves do not count): out of the deal
                 self.in_deal[s] = False
-                self.events.append(Event("out", s, {}))
+                self._log.append(("out", s, None))
         holders = [s for s in range(self.game.players) if self.in_deal[s]]
-        if len(holders) == 1:
+        if len(holders) == 1:  # the last player holding cards loses a chip
             self._end_deal(holders)
-        elif not holders:
+        elif not holders:  # all played out together: all but the round's winner lose a chip
             self._end_deal([s for s in self.participants if s != winner])
         else:
             self._start_round(self._next_leader(winner))
 
     def _next_leader(self, winner: int) -> int:
+        """Who leads after ``winner`` won the round (called after players left the deal)."""
         if self.hands[winner]:
             return winner
-        others = sorted((a for a in self.round_acts if a.kind == "combination" and a.seat != winner),
-                        key=lambda a: -a.strength)
+        # Otherwise the highest other combination of the round, if its player holds cards.
+        others = sorted(
+            (a for a in self.round_acts if a.kind == "combination" and a.seat != winner),
+            key=lambda a: -a.strength,
+        )
         if self.game.options.next_leader_fallback == "right_neighbour":
             others = others[:1]
         for act in others:
             if self.hands[act.seat]:
                 return act.seat
+        # Otherwise the winner's right neighbour: the nearest counter-clockwise player in the
+        # deal. ``_finish_round`` only gets here with at least two players in the deal.
         n = self.game.players
         seat = winner
         for _ in range(n):
             seat = (seat - 1) % n
             if self.in_deal[seat]:
                 return seat
-        raise AssertionError("no player left to lead")  # _finish_round ends the deal first
+        raise RuntimeError("no player left to lead")  # pragma: no cover - unreachable
 
     def _start_round(self, leader: int) -> None:
         n = self.game.players
         self.leader = leader
-        self.participants = [s for s in ((leader + i) % n for i in range(n)) if self.in_deal[s]]
+        in_deal = self.in_deal
+        self.participants = [s for s in ((leader + i) % n for i in range(n)) if in_deal[s]]
         self.act_index = 0
         self.round_acts = []
         self.best = NO_COMBINATION
@@ -417,50 +718,43 @@ class KKState(State[Action, "KKObservation"]):
         self.nachzieh_played = 0
         self.round_winner = -1
         self._current = leader
-        self.events.append(Event("round_start", leader, {"round": self.rounds + 1}))
+        self._log.append(("round_start", leader, self.rounds + 1))
 
     def _start_deal(self, leader: int) -> None:
         game = self.game
         n = game.players
-        deck = list(DECK)
-        deal_rng(self.seed, self.deal).shuffle(deck)
-        size = game.hand_size
-        self.hands = [deck[i * size:(i + 1) * size] for i in range(n)]
+        deck = shuffled_deck(self.seed, self.deal)
+        size = game.hand_size  # 10 cards, 7 with five players
+        self.hands = [deck[i * size : (i + 1) * size] for i in range(n)]
         self.known = [[False] * size for _ in range(n)]
-        rest = deck[n * size:]
-        self.reserves = [rest[2 * i:2 * i + 2] for i in range(n)]
-        self.draw_pile = rest[2 * n:]
+        rest = deck[n * size :]
+        self.reserves = [rest[2 * i : 2 * i + 2] for i in range(n)]  # two face up each
+        self.draw_pile = rest[2 * n :]
         self.discard = []
-        self.in_deal = [True] * n
+        self.in_deal = [True] * n  # players without chips keep playing
         self.phase = PLAY
         self.pending = None
         self.draws_left = 0
-        self.events.append(Event("deal_start", leader, {"deal": self.deal + 1}))
+        self._log.append(("deal_start", leader, self.deal + 1))
         self._start_round(leader)
 
     def _end_deal(self, chip_losers: list[int]) -> None:
         self.round_winner = -1
         out: list[int] = []
         for s in chip_losers:
-            if self.chips[s] == 0:
+            if self.chips[s] == 0:  # must give a chip and has none: loses the game
                 out.append(s)
-                self.events.append(Event("no_chip", s, {}))
+                self._log.append(("no_chip", s, None))
             else:
                 self.chips[s] -= 1
-                self.events.append(Event("chip_lost", s, {"chips": self.chips[s]}))
-        self.events.append(Event("deal_end", None, {"losers": list(chip_losers)}))
+                self._log.append(("chip_lost", s, self.chips[s]))
+        self._log.append(("deal_end", None, tuple(chip_losers)))
         if out:
             self.losers = out
             self.phase = OVER
             self._legal = []
-            self.events.append(Event("game_over", None, {"losers": out}))
+            self._log.append(("game_over", None, tuple(out)))
             return
         self.deal += 1
+        # The single chip loser leads the next deal; with several, the dealer (seat 0).
         self._start_deal(chip_losers[0] if len(chip_losers) == 1 else 0)
-
-
-def describe_strength(value: int) -> str:
-    """Plain English for a strength, used in error messages (``pair of 5``)."""
-    if value == NO_COMBINATION:
-        return "nothing"
-    return f"{KIND_KEYS[kind_of(value)]} of {high_of(value)}"
