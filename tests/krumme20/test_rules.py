@@ -510,3 +510,30 @@ def test_error_messages_say_what_is_wrong(build) -> None:
     assert legal(zeros) == ["p2"]  # the third 0: 9 + 5 + 4 + 5 = 23, visibly over
     with pytest.raises(IllegalActionError, match="third 0 in a row"):
         act(zeros, "p1")
+
+
+def test_notation_round_trips_for_every_action() -> None:
+    from kartentisch.games.krumme20.actions import ACTIONS, format_action, parse_notation
+
+    assert all(parse_notation(format_action(a)) == a for a in ACTIONS)
+
+
+def test_global_random_state_does_not_matter() -> None:
+    import random
+
+    def trace() -> list[str]:
+        game = Krumme20(4)
+        state = game.new_initial_state(12)
+        chooser = random.Random(3)
+        out = []
+        while not state.is_terminal():
+            random.seed(chooser.random())  # disturb the global generator between moves
+            action = chooser.choice(state.legal_actions())
+            out.append(game.format_action(action))
+            state.apply(action)
+        return out
+
+    random.seed(1)
+    first = trace()
+    random.seed(2)
+    assert trace() == first
