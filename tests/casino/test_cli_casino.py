@@ -98,7 +98,7 @@ def test_watch_and_german() -> None:
     german = runner.invoke(app, ["play", "casino", "--seed", "3", "--lang", "de"], input="",
                            env=ENGLISH)
     assert german.exit_code == 1
-    for term in ("Spiel 1", "Geber", "Tisch", "Deine Hand", "Karten im Stapel"):
+    for term in ("Runde 1", "Geber", "Tisch", "Deine Hand", "Karten im Stapel"):
         assert term in german.output
 
 
