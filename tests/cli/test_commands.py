@@ -90,6 +90,7 @@ def test_play_with_five_players_and_rules_options() -> None:
                                  "-o", "x_with_x=true"], input="", env=ENGLISH)
     assert result.exit_code == 1, result.output
     assert "Bots: 1: random, 2: heuristic, 3: random, 4: random" in result.output
+    assert "Rules options: five_player_chips=3, x_with_x=true" in result.output
 
 
 def test_watch_a_game_of_bots(tmp_path: Path) -> None:

@@ -117,7 +117,8 @@ def play(
         count = players if players is not None else (
             len(bot_names) + (0 if watch else 1) if len(bot_names) > 1
             else cls.spec.default_players)
-        the_game = load_game(name, count, _parse_rules_options(option))
+        rules = _parse_rules_options(option)
+        the_game = load_game(name, count, rules)
     except KartentischError as error:
         _fail(str(error))
     if not 0 <= seat < the_game.players:
@@ -154,6 +155,9 @@ def play(
     console.print("[bold]" + escape(heading) + "[/]")
     console.print(escape(_("Bots: {bots}").format(bots=", ".join(
         f"{s}: {kind}" for s, kind in enumerate(seats) if kind != HUMAN))))
+    if rules:
+        console.print(escape(_("Rules options: {options}").format(options=", ".join(
+            f"{key}={value}" for key, value in sorted(rules.items())))))
     _enable_line_editing()
     read_line = console.input
     result = play_session(game_name=name, game=the_game, seed=seed, seats=seats,

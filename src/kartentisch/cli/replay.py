@@ -45,6 +45,9 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
     names = replay_names(record, viewer)
     console.print("[bold]" + escape(_("{game} · {players} players · seed {seed}").format(
         game=game.spec.title, players=record.players, seed=record.seed)) + "[/]")
+    if record.options:
+        console.print(escape(_("Rules options: {options}").format(options=", ".join(
+            f"{key}={value}" for key, value in sorted(record.options.items())))))
     seen = 0
 
     def show_events() -> None:
