@@ -35,9 +35,10 @@ Adding a presenter for a new game
    ``option_help()``
        One translated sentence per rules option, for ``kartentisch rules-options``.
 
-   Every user-facing string goes through ``kartentisch.locale._`` with a literal
-   argument (add the German translation to ``locale/de/LC_MESSAGES/kartentisch.po``;
-   ``tests/cli/test_locale.py`` fails on a missing one).
+   Every user-facing string goes through ``kartentisch.locale._`` (or ``ngettext``) with
+   a literal argument. ``python -m kartentisch.locale.update`` adds new messages to both
+   catalogues; then translate them in ``locale/de/LC_MESSAGES/kartentisch.po``
+   (``tests/cli/test_locale.py`` fails on a missing translation).
 2. Register it in :data:`PRESENTERS` below:
    ``"<game name>": "kartentisch.cli.presenters.<module>"``.
 
