@@ -122,7 +122,14 @@ def hand_cost(hand: tuple[int, ...], x_with_x: bool = False, weakness: float = 0
 
 
 class HeuristicBot:
-    """Sheds cards in good combinations, beats cheaply, and saves its lives for later."""
+    """Sheds cards in good combinations, beats cheaply, and saves its lives for later.
+
+    The costs below are class attributes so that a subclass can try other values. They
+    were checked in self-play (one variant against three default bots, 4 players, 1200
+    games each): halving or doubling the weakness, raising the draw or Stopp cost, or
+    making reserves cheaper or dearer changed the variant's loss share by less than the
+    noise (about ±0.025 around 0.25).
+    """
 
     name = "heuristic"
 
