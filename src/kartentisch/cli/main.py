@@ -113,15 +113,17 @@ def play(
     default_bot = "heuristic" if "heuristic" in list_bots(name) else "random"
     bot_names = [n.strip() for n in (bots or "").split(",") if n.strip()]
     try:
-        cls = game_class(name)
-        count = players if players is not None else (
-            len(bot_names) + (0 if watch else 1) if len(bot_names) > 1
-            else cls.spec.default_players)
+        if players is not None:
+            count = players
+        elif len(bot_names) > 1:  # the player count follows from the list of bots
+            count = len(bot_names) + (0 if watch else 1)
+        else:
+            count = game_class(name).spec.default_players
         rules = _parse_rules_options(option)
         the_game = load_game(name, count, rules)
     except KartentischError as error:
         _fail(str(error))
-    if not 0 <= seat < the_game.players:
+    if not watch and not 0 <= seat < the_game.players:
         _fail(_("Seat {seat} does not exist; seats are 0 to {last}.").format(
             seat=seat, last=the_game.players - 1))
     others = the_game.players - (0 if watch else 1)
