@@ -144,8 +144,9 @@ def test_leader_keeps_specials_for_later() -> None:
     assert choose(obs, [Play(0), Play(1), Play(2)]) == Play(1)
 
 
-def play_game(seed: int, bots: Sequence[str]) -> list[Action]:
-    game = load_game("krass-kariert", len(bots))
+def play_game(seed: int, bots: Sequence[str],
+              options: dict[str, object] | None = None) -> list[Action]:
+    game = load_game("krass-kariert", len(bots), options)
     players = [make_bot(name, game, seed=seed * 10 + s) for s, name in enumerate(bots)]
     state = game.new_initial_state(seed)
     while not state.is_terminal():
@@ -162,6 +163,19 @@ def test_only_legal_actions_in_whole_games(players: int) -> None:
     for seed in range(6):
         bots = ["heuristic" if s % 2 == seed % 2 else "random" for s in range(players)]
         assert play_game(seed, bots)
+
+
+def test_only_legal_actions_with_other_rules_options() -> None:
+    options: dict[str, object] = {"x_with_x": True, "voluntary_concession": False}
+    for seed in range(4):
+        assert play_game(seed, ["heuristic", "random", "heuristic", "random"], options)
+
+
+def test_x_with_x_option_lets_two_x_cards_count_as_a_pair() -> None:
+    plain = HeuristicBot(GAME)
+    loose = HeuristicBot(load_game("krass-kariert", 4, {"x_with_x": True}))
+    assert loose.x_with_x and not plain.x_with_x
+    assert hand_cost((X, X), True) < hand_cost((X, X), False)
 
 
 def test_deterministic_for_a_seed() -> None:
