@@ -319,6 +319,9 @@ def main() -> None:
     print(f"Random play, one core per engine, {args.seconds:g} s each; "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     print(machine())
+    if hasattr(os, "getloadavg"):
+        print("load average at the end (1/5/15 min): "
+              + " / ".join(f"{x:.2f}" for x in os.getloadavg()))
     print()
     print(format_table(rows))
     if args.json:
