@@ -31,12 +31,10 @@ from kartentisch.games.casino.actions import (
     Action,
     Build,
     Capture,
-    Trail,
     action_from_id,
     action_id,
     format_action,
     loose_mask,
-    mask_cards,
 )
 from kartentisch.games.casino.cards import (
     BIG_CASINO,
@@ -168,6 +166,19 @@ def can_partition(cards: list[int], value: int) -> bool:
         return False
 
     return place(0)
+
+
+_INTERNED: dict[int, Action] = {}
+"""Action objects by id, shared between states (a pure cache; cleared when it grows large)."""
+_INTERN_LIMIT: Final = 200_000
+
+
+def _intern(aid: int) -> Action:
+    """The shared action object for ``aid``."""
+    if len(_INTERNED) >= _INTERN_LIMIT:
+        _INTERNED.clear()
+    action = _INTERNED[aid] = action_from_id(aid)
+    return action
 
 
 class CasinoState(State[Action, "CasinoObservation"]):
@@ -343,7 +354,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             held[VALUES[c]] += 1
         owned = [v for v, b in builds.items() if b.owner == seat]
         keeps = options.owner_keeps_capture_card and bool(owned)
-        keyed: list[tuple[int, Action]] = []
+        keyed: list[int] = []  # legal ids; the action objects are made (or reused) at the end
         add = keyed.append
         can_capture: set[int] = set()
         hand_sorted = sorted(hand)
@@ -362,9 +373,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
                     if not short:
                         key = (base + CODE_CAPTURE) << MASK_BITS
                         if options.face_cards_capture_all:
-                            add((key | loose_mask(tuple(faces)), Capture(card, tuple(faces))))
+                            add(key | loose_mask(tuple(faces)))
                         else:
-                            keyed.extend((key | (1 << c), Capture(card, (c,))) for c in faces)
+                            keyed.extend(key | (1 << c) for c in faces)
                 continue
             has_build = cv in builds
             ok_plain = not short
@@ -373,13 +384,11 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 if mask:
                     can_capture.add(card)
                     if ok_plain:
-                        add((((base + CODE_CAPTURE) << MASK_BITS) | mask,
-                             Capture(card, mask_cards(mask), 0)))
+                        add(((base + CODE_CAPTURE) << MASK_BITS) | mask)
                 if has_build:
                     can_capture.add(card)
                     if ok_taking:
-                        add((((base + CODE_CAPTURE_BUILD) << MASK_BITS) | mask,
-                             Capture(card, mask_cards(mask), cv)))
+                        add(((base + CODE_CAPTURE_BUILD) << MASK_BITS) | mask)
             # builds and calls of value v (the new build needs a v left in the hand too)
             for v in range(cv, 11):
                 if held[v] - (v == cv) <= 0 or (short and short != [v]):
@@ -394,8 +403,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                             masks.add(t | u)
                 for mask in masks:
                     if mask or merged:
-                        add((((base + code) << MASK_BITS) | mask,
-                             Build(card, v, mask_cards(mask), 0, merged)))
+                        add(((base + code) << MASK_BITS) | mask)
             # raises of single builds
             for u, b in builds.items():
                 w = u + cv
@@ -405,7 +413,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                     continue
                 merged = w in builds
                 code = (CODE_RAISE_MERGE if merged else CODE_RAISE) + u - 1
-                add(((base + code) << MASK_BITS, Build(card, w, (), u, merged)))
+                add((base + code) << MASK_BITS)
         # trails
         if not self.trail_banned(seat):
             for card in hand_sorted:
@@ -413,13 +421,13 @@ class CasinoState(State[Action, "CasinoObservation"]):
                     continue
                 if keeps and any(held[v] - (v == VALUES[card]) <= 0 for v in owned):
                     continue
-                add(((card * NUM_CODES + CODE_TRAIL) << MASK_BITS, Trail(card)))
+                add((card * NUM_CODES + CODE_TRAIL) << MASK_BITS)
         if not keyed:
             # Only reachable when the owner's duties are off: a player who may not trail
             # and has nothing else to do may trail after all (documented decision).
-            keyed = [((c * NUM_CODES + CODE_TRAIL) << MASK_BITS, Trail(c)) for c in hand_sorted]
-        keyed.sort(key=lambda ka: ka[0])
-        return dict(keyed)
+            keyed = [(c * NUM_CODES + CODE_TRAIL) << MASK_BITS for c in hand_sorted]
+        keyed.sort()
+        return {k: _INTERNED.get(k) or _intern(k) for k in keyed}
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, and what is allowed instead."""
