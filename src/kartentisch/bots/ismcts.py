@@ -47,11 +47,11 @@ from kartentisch.bots.playout import (
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "krass-kariert": {"iterations": 100, "rollout": "heuristic", "widening": 1.0,
-                      "max_playout": 200, "max_steps": 1500, "prior": True},
-    "casino": {"iterations": 600, "rollout": "random", "widening": 0.0,
-               "max_playout": None, "max_steps": None, "prior": True},
-    "krumme20": {"iterations": 600, "rollout": "random", "widening": 0.0,
-                 "max_playout": None, "max_steps": None, "prior": True},
+                      "max_playout": 200, "max_steps": 1000, "prior": True},
+    "casino": {"iterations": 250, "rollout": "random", "widening": 0.0,
+               "max_playout": None, "max_steps": 10_000, "prior": True},
+    "krumme20": {"iterations": 300, "rollout": "random", "widening": 0.0,
+                 "max_playout": None, "max_steps": 20_000, "prior": True},
 }
 """Per-game defaults, tuned so a move takes well under a second on one core."""
 

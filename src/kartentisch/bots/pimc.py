@@ -25,10 +25,11 @@ from kartentisch.bots.playout import Prior, RolloutPolicy, apply_id, playout, se
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "krass-kariert": {"iterations": 100, "rollout": "heuristic", "max_playout": 200,
-                      "max_steps": 1500, "candidates": 6},
-    "casino": {"iterations": 600, "rollout": "random", "max_playout": None, "max_steps": None},
-    "krumme20": {"iterations": 600, "rollout": "random", "max_playout": None,
-                 "max_steps": None},
+                      "max_steps": 1000, "candidates": 6},
+    "casino": {"iterations": 250, "rollout": "random", "max_playout": None,
+               "max_steps": 10_000},
+    "krumme20": {"iterations": 300, "rollout": "random", "max_playout": None,
+                 "max_steps": 20_000},
 }
 """Per-game defaults (total playouts per move), so a move takes well under a second."""
 

@@ -1,0 +1,130 @@
+"""How strong are the search bots? Arena rows against each game's heuristic bot.
+
+Each row plays one search bot against heuristic bots (seats rotated, duplicate deals) and
+reports the share that matters for the row's target with its 95% Wilson interval, plus the
+search bot's median and maximum seconds per move. A row stops early once its interval lies
+wholly on one side of the target, or when its time allowance is spent, so rows may end
+with fewer games than ``--games``; the table says how many were played.
+
+    .venv/bin/python benchmarks/strength.py --games 1000 --workers 2
+    .venv/bin/python benchmarks/strength.py --rows kk-ismcts,casino-ismcts --minutes 5
+
+Timings are wall-clock on whatever else the machine is doing; compare them with care.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from kartentisch.arena import run_arena, wilson_interval
+from kartentisch.arena.schedule import derive_seed
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    game: str
+    lineup: str
+    metric: str
+    """``loss`` (target is an upper bound) or ``win`` (a lower bound)."""
+    target: float
+
+
+ROWS = [
+    Row("kk-ismcts", "krass-kariert", "ismcts,heuristic*3", "loss", 0.10),
+    Row("kk-pimc", "krass-kariert", "pimc,heuristic*3", "loss", 0.10),
+    Row("casino-ismcts", "casino", "ismcts,heuristic", "win", 0.70),
+    Row("casino-pimc", "casino", "pimc,heuristic", "win", 0.70),
+    Row("krumme20-ismcts", "krumme20", "ismcts,heuristic*2", "win", 0.50),
+    Row("krumme20-pimc", "krumme20", "pimc,heuristic*2", "win", 0.50),
+]
+
+
+def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
+            batch: int) -> dict[str, object]:
+    """Play ``row`` in batches until ``games``, a clear interval, or the time allowance."""
+    bot = row.lineup.split(",")[0]
+    hits = played = 0
+    times: list[float] = []
+    started = time.perf_counter()
+    index = 0
+    stop = "games"
+    while played < games:
+        result = run_arena(row.game, row.lineup, min(batch, games - played),
+                           seed=derive_seed(seed, row.key, index), workers=workers)
+        index += 1
+        st = result.stats[bot]
+        hits += st.losses if row.metric == "loss" else st.wins
+        played += st.games
+        times.extend(st.move_seconds)
+        lo, hi = wilson_interval(hits, played)
+        if (row.metric == "loss" and (hi < row.target or lo > row.target)) or (
+                row.metric == "win" and (lo > row.target or hi < row.target)):
+            stop = "interval clear of target"
+            break
+        if time.perf_counter() - started > minutes * 60:
+            stop = "time"
+            break
+    lo, hi = wilson_interval(hits, played)
+    share = hits / played if played else 0.0
+    met = share <= row.target if row.metric == "loss" else share >= row.target
+    return {
+        "row": row.key, "game": row.game, "lineup": row.lineup, "metric": row.metric,
+        "target": row.target, "games": played, "share": share, "interval": [lo, hi],
+        "meets_target": met, "stopped_by": stop,
+        "median_move_s": statistics.median(times) if times else 0.0,
+        "max_move_s": max(times) if times else 0.0, "moves": len(times),
+        "wall_s": time.perf_counter() - started,
+    }
+
+
+def markdown(results: list[dict[str, object]]) -> str:
+    """The rows as a Markdown table."""
+    lines = ["| row | lineup | games | measured share (95% CI) | target | met | "
+             "s/move median / max | stopped by |",
+             "|---|---|---:|---|---|---|---|---|"]
+    for r in results:
+        lo, hi = r["interval"]  # type: ignore[misc]
+        sign = "≤" if r["metric"] == "loss" else "≥"
+        lines.append(
+            f"| {r['row']} | `{r['lineup']}` | {r['games']} | "
+            f"{r['metric']} {r['share']:.1%} [{lo:.1%}, {hi:.1%}] | "
+            f"{r['metric']} {sign} {r['target']:.0%} | {'yes' if r['meets_target'] else 'no'} | "
+            f"{r['median_move_s']:.3f} / {r['max_move_s']:.3f} | {r['stopped_by']} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per row at most")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--minutes", type=float, default=60.0, help="time allowance per row")
+    parser.add_argument("--batch", type=int, default=24, help="games between interval checks")
+    parser.add_argument("--rows", default=",".join(r.key for r in ROWS))
+    parser.add_argument("--json", type=Path, help="append each row as a JSON line here")
+    args = parser.parse_args()
+    wanted = [k.strip() for k in args.rows.split(",") if k.strip()]
+    known = {r.key: r for r in ROWS}
+    unknown = [k for k in wanted if k not in known]
+    if unknown:
+        parser.error(f"unknown rows {unknown}; known: {', '.join(known)}")
+    results = []
+    for key in wanted:
+        result = run_row(known[key], args.games, args.workers, args.seed, args.minutes,
+                         args.batch)
+        results.append(result)
+        print(json.dumps(result), flush=True)
+        if args.json:
+            with args.json.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(result) + "\n")
+    print(markdown(results))
+
+
+if __name__ == "__main__":
+    main()
