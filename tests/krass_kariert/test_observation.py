@@ -1,0 +1,114 @@
+"""Observations: exactly one seat's information; events redacted; sampled worlds."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+from types import ModuleType
+
+import pytest
+
+from kartentisch.core.errors import InvalidPositionError
+from kartentisch.games.krass_kariert import KrassKariert
+from kartentisch.games.krass_kariert.cards import DECK_COUNTS
+from kartentisch.games.krass_kariert.observation import unseen_cards
+
+
+def test_observation_shows_own_hand_and_public_cards_only(kk: ModuleType) -> None:
+    s = kk.build(["5 1", "9 2", "3 4", "6 7"], reserves=["", "11 12", "10 10", ""], leader=0)
+    kk.play(s, "1", "r2@2")
+    obs = s.observation(2)
+    assert obs.hand == (3, 4)
+    assert obs.public_hands == ((None,), (None, 12, None), (None, None), (None, None))
+    assert obs.hand_sizes == (1, 3, 2, 2)
+    assert obs.reserves == ((), (11,), (10, 10), ())
+    assert obs.discard[-1] == 5 and obs.draw_size == 6
+    assert obs.current_player == 2 and obs.best_seat == 0
+    assert [a.kind for a in obs.round_acts] == ["combination", "reserve"]
+    data = obs.to_json()
+    json.dumps(data)
+    assert data["hand"] == ["3", "4"] and data["public_hands"][1] == [None, "12", None]
+    assert data["round"][1] == {
+        "seat": 1,
+        "kind": "reserve",
+        "cards": ["12"],
+        "x_values": [],
+        "strength": -1,
+        "position": 1,
+    }
+    with pytest.raises(ValueError, match="seat 4 does not exist"):
+        s.observation(4)
+
+
+def test_drawn_card_is_private_to_the_drawer(kk: ModuleType) -> None:
+    s = kk.build(["5 1", "N 2", "9 3", "3 4"], reserves=["", "", "", "10 11"], leader=0)
+    kk.play(s, "1", "1", "1", "r1@1")
+    assert s.observation(2).pending is not None
+    assert all(s.observation(p).pending is None for p in (0, 1, 3))
+    draw = [e for e in s.events if e.kind == "draw"][-1]
+    assert "card" in draw.for_seat(2).data and "card" not in draw.for_seat(0).data
+    assert "card" not in draw.for_seat(None).data
+    kk.play(s, "@1")
+    insert = [e for e in s.events if e.kind == "insert"][-1]
+    assert insert.for_seat(1).data == {"position": 0}
+    assert s.observation(0).public_hands[2] == (None, None)
+
+
+def test_events_describe_the_game(kk: ModuleType) -> None:
+    s = kk.build(["X 5 1", "6 6", "3 4", "7 8"], leader=0)
+    kk.play(s, "1-2x5")
+    kinds = [e.kind for e in s.events]
+    assert kinds == ["combination"]
+    assert s.events[0].seat == 0
+    assert s.events[0].data == {
+        "cards": ["X", "5"],
+        "x_values": [5],
+        "kind": "pair",
+        "high": 5,
+        "position": 0,
+    }
+    fresh = KrassKariert(3).new_initial_state(1)
+    assert [e.kind for e in fresh.events] == ["deal_start", "round_start"]
+
+
+def test_sample_world_agrees_with_the_observation() -> None:
+    game = KrassKariert(4)
+    s = game.new_initial_state(21)
+    rng = random.Random(0)
+    for _ in range(25):
+        s.apply(rng.choice(s.legal_actions()))
+    for seat in range(4):
+        obs = s.observation(seat)
+        worlds = [game.sample_world(obs, random.Random(k)) for k in range(3)]
+        for w in worlds:
+            assert w.observation(seat) == obs
+            assert w.hands[seat] == s.hands[seat]
+            total = Counter(w.draw_pile) + Counter(w.discard)
+            for h, r in zip(w.hands, w.reserves, strict=True):
+                total.update(h + r)
+            if w.pending is not None:
+                total[w.pending] += 1
+            assert total == DECK_COUNTS
+        assert len({tuple(map(tuple, w.hands)) for w in worlds}) > 1
+        hidden = [
+            c
+            for p in range(4)
+            if p != seat
+            for c, k in zip(s.hands[p], s.known[p], strict=True)
+            if not k
+        ]
+        assert sorted(unseen_cards(obs)) == sorted(
+            hidden
+            + s.draw_pile
+            + ([s.pending] if s.pending is not None and s.round_winner != seat else [])
+        )
+
+
+def test_sample_world_rejects_an_impossible_observation() -> None:
+    game = KrassKariert(4)
+    obs = game.new_initial_state(2).observation(0)
+    bad = dataclasses.replace(obs, hand=(*obs.hand, 1, 1, 1, 1, 1))
+    with pytest.raises(InvalidPositionError):
+        game.sample_world(bad, random.Random(0))
