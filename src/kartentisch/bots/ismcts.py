@@ -47,22 +47,23 @@ from kartentisch.bots.playout import (
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "krass-kariert": {"iterations": 100, "rollout": "heuristic", "widening": 1.0,
-                      "max_playout": 200, "max_steps": 1000, "prior": True},
+                      "max_playout": 200, "max_steps": 1000, "prior": True, "anchor": 1.0},
     "casino": {"iterations": 250, "rollout": "random", "widening": 0.0,
-               "max_playout": None, "max_steps": 10_000, "prior": True},
+               "max_playout": None, "max_steps": 10_000, "prior": True, "anchor": None},
     "krumme20": {"iterations": 300, "rollout": "random", "widening": 0.0,
-                 "max_playout": None, "max_steps": 20_000, "prior": True},
+                 "max_playout": None, "max_steps": 20_000, "prior": True, "anchor": None},
 }
 """Per-game defaults, tuned so a move takes well under a second on one core."""
 
 FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "widening": 0.0,
-                            "max_playout": None, "max_steps": None, "prior": True}
+                            "max_playout": None, "max_steps": None, "prior": True,
+                            "anchor": None}
 
 
 class Node:
     """One node of the information-set tree: the action that led here and its statistics."""
 
-    __slots__ = ("avail", "children", "parent", "player", "total", "visits")
+    __slots__ = ("avail", "children", "parent", "player", "squares", "total", "visits")
 
     def __init__(self, parent: Node | None, player: int):
         self.parent = parent
@@ -73,6 +74,16 @@ class Node:
         self.avail = 0
         self.total = 0.0
         """Sum of ``player``'s returns over the visits."""
+        self.squares = 0.0
+        """Sum of their squares (for the spread of the mean)."""
+
+    def mean_and_variance(self) -> tuple[float, float]:
+        """The mean return and its sample variance (infinite below two visits)."""
+        n = self.visits
+        if n < 2:
+            return (self.total / n if n else 0.0), math.inf
+        mean = self.total / n
+        return mean, max(0.0, (self.squares - n * mean * mean) / (n - 1))
 
 
 class ISMCTSBot:
@@ -91,6 +102,9 @@ class ISMCTSBot:
         max_playout: cap on playout length when the game has an evaluation.
         use_prior: expand actions in the order of the game's scoring heuristic (when it has
             one, see :class:`~kartentisch.bots.playout.Prior`) instead of at random.
+        anchor: with a prior, keep the prior's favourite root action unless the most
+            visited one has a mean return higher by more than ``anchor`` standard errors.
+            ``None`` always plays the most visited action.
     """
 
     name = "ismcts"
@@ -99,7 +113,8 @@ class ISMCTSBot:
                  seconds: float | None = None, max_steps: int | None = -1,
                  exploration: float = 0.7,
                  rollout: str | None = None, widening: float | None = None,
-                 max_playout: int | None = -1, use_prior: bool | None = None):
+                 max_playout: int | None = -1, use_prior: bool | None = None,
+                 anchor: float | None = -1.0):
         cfg = {**FALLBACK, **DEFAULTS.get(game.spec.name, {})}
         self.game = game
         self.rng = random.Random(seed)
@@ -116,6 +131,7 @@ class ISMCTSBot:
         self.hooks = search_hooks(game)
         prior = Prior(game, seed) if (cfg["prior"] if use_prior is None else use_prior) else None
         self.prior = prior if prior is not None and prior.available else None
+        self.anchor = cfg["anchor"] if anchor == -1.0 else anchor
         self._lo = math.inf
         self._hi = -math.inf
         self.last_iterations = 0
@@ -133,6 +149,15 @@ class ISMCTSBot:
         root = self.search(observation)
         best = max(by_id, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          root.children[a].total if a in root.children else 0.0))
+        if self.anchor is not None and self.prior is not None:
+            favourite = self.prior.order(observation, list(by_id))[0]
+            if favourite != best and favourite in root.children:
+                mb, vb = root.children[best].mean_and_variance()
+                mf, vf = root.children[favourite].mean_and_variance()
+                se = math.sqrt(vb / root.children[best].visits
+                               + vf / root.children[favourite].visits)
+                if mb - mf <= self.anchor * se:
+                    best = favourite
         return by_id[best]
 
     def search(self, observation: Any) -> Node:
@@ -217,7 +242,9 @@ class ISMCTSBot:
         for n in path:
             n.visits += 1
             if n.player >= 0:
-                n.total += returns[n.player]
+                value = returns[n.player]
+                n.total += value
+                n.squares += value * value
 
 
 def make_ismcts(game: Any, seed: int = 0, **params: Any) -> ISMCTSBot:

@@ -25,7 +25,7 @@ from kartentisch.bots.playout import Prior, RolloutPolicy, apply_id, playout, se
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "krass-kariert": {"iterations": 100, "rollout": "heuristic", "max_playout": 200,
-                      "max_steps": 1000, "candidates": 6},
+                      "max_steps": 1000, "candidates": 6, "anchor": 1.0},
     "casino": {"iterations": 250, "rollout": "random", "max_playout": None,
                "max_steps": 10_000},
     "krumme20": {"iterations": 300, "rollout": "random", "max_playout": None,
@@ -34,7 +34,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 """Per-game defaults (total playouts per move), so a move takes well under a second."""
 
 FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "max_playout": None,
-                            "max_steps": None, "candidates": None}
+                            "max_steps": None, "candidates": None, "anchor": None}
 
 
 class PIMCBot:
@@ -53,6 +53,9 @@ class PIMCBot:
         candidates: when the game has a scoring heuristic (a prior, see
             :class:`~kartentisch.bots.playout.Prior`), only its best ``candidates`` actions
             are played out; the others score minus infinity. ``None`` plays out all.
+        anchor: with a prior, keep the prior's favourite action unless another action's
+            mean return beats it, world by world (a paired comparison), by more than
+            ``anchor`` standard errors. ``None`` always takes the best mean.
     """
 
     name = "pimc"
@@ -60,7 +63,8 @@ class PIMCBot:
     def __init__(self, game: Any, seed: int = 0, *, iterations: int | None = None,
                  seconds: float | None = None, max_steps: int | None = -1,
                  rollout: str | None = None,
-                 max_playout: int | None = -1, candidates: int | None = -1):
+                 max_playout: int | None = -1, candidates: int | None = -1,
+                 anchor: float | None = -1.0):
         cfg = {**FALLBACK, **DEFAULTS.get(game.spec.name, {})}
         self.game = game
         self.rng = random.Random(seed)
@@ -74,10 +78,13 @@ class PIMCBot:
                                     self.rng)
         self.hooks = search_hooks(game)
         self.candidates = cfg.get("candidates") if candidates == -1 else candidates
-        prior = Prior(game, seed) if self.candidates else None
+        self.anchor = cfg.get("anchor") if anchor == -1.0 else anchor
+        prior = Prior(game, seed) if self.candidates or self.anchor is not None else None
         self.prior = prior if prior is not None and prior.available else None
         self.last_iterations = 0
         """How many playouts the last move ran."""
+        self._favourite: int | None = None
+        self._per_world: list[list[float]] = []
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         """Return the legal action with the best mean playout return for this seat."""
@@ -88,6 +95,15 @@ class PIMCBot:
             return legal_actions[0]
         means = self.evaluate(observation, legal_actions)
         best = max(range(len(legal_actions)), key=lambda i: means[i])
+        if self.anchor is not None and self._favourite is not None:
+            favourite = self._favourite
+            diffs = [a - b for a, b in zip(self._per_world[best], self._per_world[favourite],
+                                           strict=True)]
+            n = len(diffs)
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
+            if mean <= self.anchor * math.sqrt(var / n):
+                best = favourite
         return legal_actions[best]
 
     def evaluate(self, observation: Any, legal_actions: Sequence[Any]) -> list[float]:
@@ -96,11 +112,16 @@ class PIMCBot:
         seat = observation.seat
         all_ids = [game.action_to_id(a) for a in legal_actions]
         ids = all_ids
-        if self.prior is not None and self.candidates and len(ids) > self.candidates:
-            ids = self.prior.order(observation, ids)[:self.candidates]
+        self._favourite = None
+        if self.prior is not None:
+            ranked = self.prior.order(observation, ids)
+            self._favourite = all_ids.index(ranked[0])
+            if self.candidates and len(ids) > self.candidates:
+                ids = ranked[:self.candidates]
         worlds = max(1, self.iterations // len(ids)) if self.iterations > 0 else math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         totals = [0.0] * len(ids)
+        values: list[list[float]] = [[] for _ in ids]
         done = 0
         policy = self.policy
         step_limit = math.inf if self.max_steps is None else policy.steps + self.max_steps
@@ -112,11 +133,14 @@ class PIMCBot:
             for k, aid in enumerate(ids):
                 copy = world.clone()
                 apply_id(game, copy, aid)
-                totals[k] += playout(game, copy, self.policy, self.hooks,
-                                     self.max_playout)[seat]
+                value = playout(game, copy, self.policy, self.hooks, self.max_playout)[seat]
+                totals[k] += value
+                values[k].append(value)
             done += 1
         self.last_iterations = done * len(ids)
         mean = {aid: t / done for aid, t in zip(ids, totals, strict=True)}
+        per_world = dict(zip(ids, values, strict=True))
+        self._per_world = [per_world.get(aid, []) for aid in all_ids]
         return [mean.get(aid, -math.inf) for aid in all_ids]
 
 
