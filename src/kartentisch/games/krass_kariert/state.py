@@ -543,6 +543,8 @@ class KKState(State[Action, "KKObservation"]):
         names = "-".join(card_name(c) for c in window)
         if length > 1 and any(c >= NACHZIEH for c in window):
             return f"{text!r}: Stopp and Nachzieh are played alone, not in {names}"
+        if window[0] >= NACHZIEH:
+            return f"{text!r}: {names} is played alone and without an X value"
         n_x = window.count(X)
         options = self._windows[window]
         if n_x > 1 and not options:
