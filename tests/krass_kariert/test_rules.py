@@ -127,6 +127,27 @@ def test_kind_order_and_equal_does_not_beat() -> None:
     assert order == sorted(order) and len(set(order)) == len(order)
 
 
+@pytest.mark.parametrize(
+    ("hands", "first", "equal"),
+    [
+        (["8 1", "8 2", "3 4", "6 7"], "1", "1"),  # single 8 on single 8
+        (["4 5", "5 4", "3 3", "6 7"], "1-2", "1-2"),  # 2-run 4-5 on 2-run 5-4
+        (["9 9 1", "9 9 2", "3 4", "6 7"], "1-2", "1-2"),  # pair on pair
+        (["X 5 1", "6 4 5", "3 3", "6 7"], "1-2x6", "1-3"),  # 2-run 6 on ... 3-run beats
+    ],
+)
+def test_equal_does_not_beat(kk: ModuleType, hands: list[str], first: str, equal: str) -> None:
+    s = kk.build(hands, leader=0)
+    kk.play(s, first)
+    legal = kk.engine_legal(s)
+    if first == "1-2x6":
+        assert "1-3" in legal and "2-3" not in legal  # 4-5 is lower than 5-6
+    else:
+        assert equal not in legal
+        with pytest.raises(Exception, match="does not beat"):
+            kk.play(s, equal)
+
+
 def test_window_must_be_adjacent_in_hand(kk: ModuleType) -> None:
     s = kk.build(["5 9 5 1", "2 3", "4 4", "6 7"], leader=0)
     legal = kk.engine_legal(s)
@@ -403,10 +424,10 @@ def test_last_player_holding_cards_loses_a_chip(kk: ModuleType) -> None:
 
 
 def test_everyone_out_together_all_but_the_winner_lose(kk: ModuleType) -> None:
-    s = kk.build(["5", "7", "9", ""], leader=0, chips=[3, 3, 3, 1])
+    s = kk.build(["", "5", "7", "9"], leader=1, chips=[1, 3, 3, 3])
     kk.play(s, "1", "1", "1")
-    # Seat 3 was already out: it took no part in the last round and keeps its chip.
-    assert s.chips == [2, 2, 3, 1]
+    # Seat 0 was already out: it took no part in the last round and keeps its chip.
+    assert s.chips == [1, 2, 2, 3]
     assert s.deal == 1 and s.current_player == 0  # several lost: the dealer leads
 
 
