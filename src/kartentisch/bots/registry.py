@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from kartentisch.bots.base import Bot, RandomBot
+from kartentisch.bots.base import Bot
 from kartentisch.core.errors import KartentischError
 
 BotFactory = Callable[..., Bot]

@@ -9,10 +9,10 @@ from typing import Any, TypeVar
 
 from kartentisch.core.errors import InvalidOptionsError
 
-O = TypeVar("O")
+Opts = TypeVar("Opts")
 
 
-def options_from_dict(cls: type[O], data: Mapping[str, Any] | None) -> O:
+def options_from_dict(cls: type[Opts], data: Mapping[str, Any] | None) -> Opts:
     """Build an options dataclass ``cls`` from ``data``, rejecting unknown keys and bad values.
 
     Values given as strings (from a command line) are converted to the field's type.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -81,14 +81,14 @@ class Observation(Protocol):
 
 
 A = TypeVar("A")
-O = TypeVar("O", bound=Observation)
+Obs = TypeVar("Obs", bound=Observation)
 Opt = TypeVar("Opt")
 
 
-class State(ABC, Generic[A, O]):
+class State(ABC, Generic[A, Obs]):
     """A position of a game in progress. Mutable; ``clone`` copies it."""
 
-    game: Game[Any, A, O]
+    game: Game[Any, A, Obs]
     seed: int
     history: list[A]
     events: list[Event]
@@ -119,7 +119,7 @@ class State(ABC, Generic[A, O]):
         """An independent copy."""
 
     @abstractmethod
-    def observation(self, seat: Seat) -> O:
+    def observation(self, seat: Seat) -> Obs:
         """Exactly what ``seat`` may know now."""
 
     @abstractmethod
@@ -134,7 +134,7 @@ class State(ABC, Generic[A, O]):
 S = TypeVar("S", bound=State[Any, Any])
 
 
-class Game(ABC, Generic[S, A, O]):
+class Game(ABC, Generic[S, A, Obs]):
     """A game with a fixed player count and rules options; a factory for states."""
 
     spec: ClassVar[GameSpec]
@@ -169,7 +169,7 @@ class Game(ABC, Generic[S, A, O]):
         """A new game whose every random choice derives from ``seed``."""
 
     @abstractmethod
-    def sample_world(self, observation: O, rng: random.Random) -> S:
+    def sample_world(self, observation: Obs, rng: random.Random) -> S:
         """A full state consistent with ``observation``, hidden cards dealt at random."""
 
     @abstractmethod

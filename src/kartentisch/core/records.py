@@ -69,7 +69,8 @@ class GameRecord:
             )
         for key, kind in (("game", str), ("players", int), ("seed", int), ("actions", list)):
             if not isinstance(data.get(key), kind):
-                raise InvalidRecordError(f"record field {key!r} is missing or not a {kind.__name__}")
+                raise InvalidRecordError(
+                    f"record field {key!r} is missing or not a {kind.__name__}")
         actions = data["actions"]
         if not all(isinstance(a, str) for a in actions):
             raise InvalidRecordError("record field 'actions' must be a list of strings")
@@ -95,10 +96,11 @@ class GameRecord:
             try:
                 state.apply(game.parse_action(text, state))
             except KartentischError as exc:
-                raise InvalidRecordError(f"action {index + 1} ({text!r}) does not replay: {exc}")
-        if upto is None and self.returns is not None and state.is_terminal():
-            if [round(r, 9) for r in state.returns()] != [round(r, 9) for r in self.returns]:
-                raise InvalidRecordError("the record's returns differ from the replayed game's")
+                raise InvalidRecordError(
+                    f"action {index + 1} ({text!r}) does not replay: {exc}") from None
+        if upto is None and self.returns is not None and state.is_terminal() and (
+                [round(r, 9) for r in state.returns()] != [round(r, 9) for r in self.returns]):
+            raise InvalidRecordError("the record's returns differ from the replayed game's")
         return state
 
     def save(self, path: str | Path) -> None:
