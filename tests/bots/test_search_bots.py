@@ -161,3 +161,18 @@ def test_registry_builds_bots_with_parameters() -> None:
         "pimc", {"iterations": "5", "rollout": "random"})
     with pytest.raises(ValueError, match="key=value"):
         parse_params("pimc:fast")
+
+
+@pytest.mark.parametrize("bot_cls", [ISMCTSBot, PIMCBot])
+def test_a_huge_anchor_keeps_the_heuristics_favourite(bot_cls: type[Any]) -> None:
+    from kartentisch.games.krass_kariert.heuristic import HeuristicBot
+
+    game = load_game("krass-kariert", 4)
+    scorer = HeuristicBot(game)
+    for plies in (0, 9, 21):
+        state = _position(game, 13, plies)
+        observation = state.observation(state.current_player)
+        legal = state.legal_actions()
+        scores = [scorer.score(observation, a) for a in legal]
+        bot = bot_cls(game, 2, iterations=12, rollout="random", anchor=1e9)
+        assert scores[legal.index(bot.act(observation, legal))] == min(scores)
