@@ -51,6 +51,7 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
     bot = row.lineup.split(",")[0]
     hits = played = 0
     times: list[float] = []
+    other_times: list[float] = []
     started = time.perf_counter()
     index = 0
     stop = "games"
@@ -62,6 +63,9 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
         hits += st.losses if row.metric == "loss" else st.wins
         played += st.games
         times.extend(st.move_seconds)
+        for label, other in result.stats.items():
+            if label != bot:
+                other_times.extend(other.move_seconds)
         lo, hi = wilson_interval(hits, played)
         if (row.metric == "loss" and (hi < row.target or lo > row.target)) or (
                 row.metric == "win" and (lo > row.target or hi < row.target)):
@@ -79,6 +83,8 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
         "meets_target": met, "stopped_by": stop,
         "median_move_s": statistics.median(times) if times else 0.0,
         "max_move_s": max(times) if times else 0.0, "moves": len(times),
+        "heuristic_median_move_s": statistics.median(other_times) if other_times else 0.0,
+        "heuristic_max_move_s": max(other_times) if other_times else 0.0,
         "wall_s": time.perf_counter() - started,
     }
 
@@ -86,8 +92,8 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
 def markdown(results: list[dict[str, object]]) -> str:
     """The rows as a Markdown table."""
     lines = ["| row | lineup | games | measured share (95% CI) | target | met | "
-             "s/move median / max | stopped by |",
-             "|---|---|---:|---|---|---|---|---|"]
+             "s/move median / max | heuristic s/move median / max | stopped by |",
+             "|---|---|---:|---|---|---|---|---|---|"]
     for r in results:
         lo, hi = r["interval"]  # type: ignore[misc]
         sign = "≤" if r["metric"] == "loss" else "≥"
@@ -95,7 +101,9 @@ def markdown(results: list[dict[str, object]]) -> str:
             f"| {r['row']} | `{r['lineup']}` | {r['games']} | "
             f"{r['metric']} {r['share']:.1%} [{lo:.1%}, {hi:.1%}] | "
             f"{r['metric']} {sign} {r['target']:.0%} | {'yes' if r['meets_target'] else 'no'} | "
-            f"{r['median_move_s']:.3f} / {r['max_move_s']:.3f} | {r['stopped_by']} |")
+            f"{r['median_move_s']:.3f} / {r['max_move_s']:.3f} | "
+            f"{r.get('heuristic_median_move_s', 0.0):.4f} / "
+            f"{r.get('heuristic_max_move_s', 0.0):.3f} | {r['stopped_by']} |")
     return "\n".join(lines)
 
 
@@ -108,7 +116,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=24, help="games between interval checks")
     parser.add_argument("--rows", default=",".join(r.key for r in ROWS))
     parser.add_argument("--json", type=Path, help="append each row as a JSON line here")
+    parser.add_argument("--table", type=Path,
+                        help="only print the Markdown table of the rows in this JSON Lines file")
     args = parser.parse_args()
+    if args.table:
+        rows = [json.loads(line) for line in args.table.read_text().splitlines() if line]
+        print(markdown(rows))
+        return
     wanted = [k.strip() for k in args.rows.split(",") if k.strip()]
     known = {r.key: r for r in ROWS}
     unknown = [k for k in wanted if k not in known]
