@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kartentisch import load_game
 from kartentisch.bots import make_bot
@@ -18,7 +20,7 @@ from kartentisch.games.krass_kariert import (
     TakeReserve,
 )
 from kartentisch.games.krass_kariert.cards import NACHZIEH, PAIR, SINGLE, STOPP, X, strength
-from kartentisch.games.krass_kariert.heuristic import HeuristicBot, hand_cost
+from kartentisch.games.krass_kariert.heuristic import HandCosts, HeuristicBot, hand_cost
 
 GAME = load_game("krass-kariert", 4)
 
@@ -58,6 +60,23 @@ def test_hand_cost_counts_combinations_in_order() -> None:
     assert hand_cost((4, 4, 4)) < hand_cost((4, 4)) < hand_cost((4,))
     assert hand_cost((STOPP,)) < hand_cost((1,))
     assert hand_cost((5, X, 7)) < hand_cost((5, 1, 7))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 15), max_size=14), st.integers(1, 15), st.booleans())
+def test_fast_costs_equal_the_plain_split(hand_list: list[int], card: int,
+                                          x_with_x: bool) -> None:
+    hand = tuple(hand_list)
+    bot = HeuristicBot(load_game("krass-kariert", 4, {"x_with_x": x_with_x}))
+    costs: HandCosts = bot._costs(hand)
+    assert costs.total() == pytest.approx(hand_cost(hand, x_with_x))
+    for p in range(len(hand) + 1):
+        assert costs.inserted(p, card) == pytest.approx(
+            hand_cost((*hand[:p], card, *hand[p:]), x_with_x))
+    for start in range(len(hand)):
+        for end in range(start + 1, min(len(hand), start + 3) + 1):
+            assert costs.removed(start, end) == pytest.approx(
+                hand_cost(hand[:start] + hand[end:], x_with_x))
 
 
 def test_inserts_reserve_7_beside_its_6() -> None:

@@ -121,6 +121,72 @@ def hand_cost(hand: tuple[int, ...], x_with_x: bool = False, weakness: float = 0
     return best[-1]
 
 
+class HandCosts:
+    """:func:`hand_cost` of one hand after inserting or removing cards, in constant time.
+
+    Splits of the hand's prefixes and suffixes are computed once; a changed hand's cost is
+    then the best join of a prefix split, one combination across the change, and a suffix
+    split. This gives exactly the costs :func:`hand_cost` gives, much faster when a turn
+    asks about many insertions or plays.
+    """
+
+    __slots__ = ("bwd", "fwd", "hand", "table")
+
+    def __init__(self, hand: tuple[int, ...], table: dict[tuple[int, ...], float]):
+        self.hand = hand
+        self.table = table
+        n = len(hand)
+        fwd = [0.0] * (n + 1)
+        for end in range(1, n + 1):
+            low = INFINITY
+            for start in range(max(0, end - 3), end):
+                cost = table.get(hand[start:end])
+                if cost is not None and fwd[start] + cost < low:
+                    low = fwd[start] + cost
+            fwd[end] = low
+        bwd = [0.0] * (n + 1)
+        for start in range(n - 1, -1, -1):
+            low = INFINITY
+            for end in range(start + 1, min(n, start + 3) + 1):
+                cost = table.get(hand[start:end])
+                if cost is not None and cost + bwd[end] < low:
+                    low = cost + bwd[end]
+            bwd[start] = low
+        self.fwd = fwd
+        self.bwd = bwd
+
+    def total(self) -> float:
+        """The cost of the hand itself."""
+        return self.fwd[-1]
+
+    def inserted(self, position: int, card: int) -> float:
+        """The cost after ``card`` goes in at index ``position``."""
+        hand, table, fwd, bwd = self.hand, self.table, self.fwd, self.bwd
+        left = hand[max(0, position - 2):position]
+        right = hand[position:position + 2]
+        low = INFINITY
+        for i in range(len(left) + 1):
+            before = left[len(left) - i:]
+            for j in range(min(len(right), 2 - i) + 1):
+                cost = table.get((*before, card, *right[:j]))
+                if cost is not None and fwd[position - i] + cost + bwd[position + j] < low:
+                    low = fwd[position - i] + cost + bwd[position + j]
+        return low
+
+    def removed(self, start: int, end: int) -> float:
+        """The cost after the cards at indices ``start .. end-1`` leave the hand."""
+        hand, table, fwd, bwd = self.hand, self.table, self.fwd, self.bwd
+        low = fwd[start] + bwd[end]
+        left = hand[max(0, start - 2):start]
+        right = hand[end:end + 2]
+        for i in range(1, len(left) + 1):
+            for j in range(1, min(len(right), 3 - i) + 1):
+                cost = table.get(left[len(left) - i:] + right[:j])
+                if cost is not None and fwd[start - i] + cost + bwd[end + j] < low:
+                    low = fwd[start - i] + cost + bwd[end + j]
+        return low
+
+
 class HeuristicBot:
     """Sheds cards in good combinations, beats cheaply, and saves its lives for later.
 
@@ -156,6 +222,7 @@ class HeuristicBot:
         options = getattr(game, "options", None)
         self.x_with_x: bool = bool(getattr(options, "x_with_x", False))
         self.rng = random.Random(seed)
+        self._last: HandCosts | None = None
 
     def act(self, observation: KKObservation, legal_actions: Sequence[Action]) -> Action:
         """The legal action with the lowest score; ties are broken by the seeded generator."""
@@ -174,14 +241,14 @@ class HeuristicBot:
         hand = obs.hand
         if isinstance(action, InsertDrawn):
             card = obs.pending if obs.pending is not None else 0
-            return self._cost(_inserted(hand, action.position, card)) if card else 0.0
+            return self._costs(hand).inserted(action.position, card) if card else 0.0
         if isinstance(action, TakeReserve):
             reserves = obs.reserves[obs.seat]
             card = reserves[action.reserve]
             use = self.reserve_use[min(len(reserves), 2) - 1]
             if STOPP in hand or NACHZIEH in hand:
                 use -= self.specials_discount
-            return self._cost(_inserted(hand, action.position, card)) + use
+            return self._costs(hand).inserted(action.position, card) + use
         if isinstance(action, Concede):
             return CONCEDE_COST
         return self._score_play(obs, action)
@@ -189,8 +256,7 @@ class HeuristicBot:
     def _score_play(self, obs: KKObservation, action: Play) -> float:
         hand = obs.hand
         end = action.start + action.length
-        rest = hand[:action.start] + hand[end:]
-        after = self._cost(rest)
+        after = self._costs(hand).removed(action.start, end)
         leading = obs.act_index == 0
         last = obs.act_index == len(obs.participants) - 1
         card = hand[action.start]
@@ -199,7 +265,7 @@ class HeuristicBot:
             return after + self.stopp_use + self.draw_cost * 3 * obs.nachzieh_played
         if card == NACHZIEH:
             if leading:
-                if not rest:
+                if len(hand) == 1:
                     return after
                 # If nobody plays a combination after it, the leader wins and draws three.
                 return after + self.nachzieh_use + self.draw_cost * 3 * 0.35
@@ -220,9 +286,10 @@ class HeuristicBot:
     def _play_strength(self, window: tuple[int, ...], x_values: tuple[int, ...]) -> int:
         return evaluate(tuple(c for c in window if c != X) + tuple(x_values))
 
-    def _cost(self, hand: tuple[int, ...]) -> float:
-        return hand_cost(hand, self.x_with_x, self.weakness, self.stopp_cost, self.nachzieh_cost)
-
-
-def _inserted(hand: tuple[int, ...], position: int, card: int) -> tuple[int, ...]:
-    return (*hand[:position], card, *hand[position:])
+    def _costs(self, hand: tuple[int, ...]) -> HandCosts:
+        """The cost helper for ``hand``, kept while the same hand is asked about."""
+        costs = self._last
+        if costs is None or costs.hand != hand:
+            table = _cost_table(self.x_with_x, self.weakness, self.stopp_cost, self.nachzieh_cost)
+            costs = self._last = HandCosts(hand, table)
+        return costs
