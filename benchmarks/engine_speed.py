@@ -18,11 +18,14 @@ both relative to Krass Kariert with four players, and the worker's peak resident
 
 The external engines are not dependencies of kartentisch: they live in their own virtual
 environment, ``benchmarks/.venv-compare/``, which this script creates on first use
-(``pip install rlcard open_spiel``). If that fails, their rows say why and the rest runs.
+(``pip install rlcard``, ``pip install open_spiel``, each on its own). A package that
+cannot be installed or imported turns its rows into "not available: <reason>" and the
+rest still runs; ``--no-install`` never runs pip.
 
 To add a kartentisch game, add a row to :data:`KARTENTISCH_ROWS`; to add an external
 engine, write a ``run_*`` function with the signature of :func:`run_rlcard_uno` and add it
-to :data:`EXTERNAL_ROWS`.
+to :data:`EXTERNAL_ROWS` together with the module it needs (and that module's package to
+:data:`COMPARE_PACKAGES`).
 
     .venv/bin/python benchmarks/engine_speed.py                 # make bench
     .venv/bin/python benchmarks/engine_speed.py --seconds 2 --no-external
@@ -48,7 +51,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 COMPARE_VENV = HERE / ".venv-compare"
-COMPARE_PACKAGES = ("rlcard", "open_spiel")
+COMPARE_PACKAGES: dict[str, str] = {"rlcard": "rlcard", "pyspiel": "open_spiel"}
+"""Module an external row imports -> the pip package that provides it."""
 
 KARTENTISCH_ROWS: dict[str, tuple[str, int]] = {
     "Krass Kariert 3p": ("krass-kariert", 3),
@@ -198,13 +202,13 @@ def run_openspiel_crazy_eights(seconds: float, seed: int) -> Tally:
     return _run_openspiel("crazy_eights", seconds, seed)
 
 
-EXTERNAL_ROWS: dict[str, tuple[Callable[[float, int], Tally], str]] = {
-    "RLCard Dou Dizhu": (run_rlcard_doudizhu, "3"),
-    "RLCard UNO": (run_rlcard_uno, "2"),
-    "OpenSpiel dou_dizhu": (run_openspiel_doudizhu, "3"),
-    "OpenSpiel crazy_eights": (run_openspiel_crazy_eights, "5"),
+EXTERNAL_ROWS: dict[str, tuple[Callable[[float, int], Tally], str, str]] = {
+    "RLCard Dou Dizhu": (run_rlcard_doudizhu, "3", "rlcard"),
+    "RLCard UNO": (run_rlcard_uno, "2", "rlcard"),
+    "OpenSpiel dou_dizhu": (run_openspiel_doudizhu, "3", "pyspiel"),
+    "OpenSpiel crazy_eights": (run_openspiel_crazy_eights, "5", "pyspiel"),
 }
-"""Row label -> (worker function, players as shown in the table)."""
+"""Row label -> (worker function, players as shown in the table, module it needs)."""
 
 
 def peak_rss_mib() -> float:
@@ -229,24 +233,44 @@ def worker(label: str, seconds: float, seed: int) -> None:
 
 
 # --------------------------------------------------------------------------- driver
-def compare_python() -> tuple[Path | None, str]:
-    """The comparison venv's interpreter, creating the venv if needed, or why not."""
+def compare_python(*, install: bool = True) -> tuple[Path | None, dict[str, str]]:
+    """The comparison venv's interpreter (created if needed) and why modules are missing.
+
+    Each package of :data:`COMPARE_PACKAGES` is installed on its own, so one that cannot
+    be installed only takes its own rows out of the table.
+    """
     python = COMPARE_VENV / "bin" / "python"
-    probe = "import rlcard, pyspiel"
-    if python.exists() and _runs(python, probe):
-        return python, ""
-    try:
-        if not python.exists():
+    missing: dict[str, str] = {}
+    if not python.exists():
+        if not install:
+            return None, {m: f"{COMPARE_VENV.name} does not exist (--no-install)"
+                          for m in COMPARE_PACKAGES}
+        try:
             print(f"creating {COMPARE_VENV} ...", file=sys.stderr)
             venv.EnvBuilder(with_pip=True, clear=True).create(COMPARE_VENV)
-        print(f"installing {' '.join(COMPARE_PACKAGES)} there ...", file=sys.stderr)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *COMPARE_PACKAGES],
-                       check=True, timeout=1800)
-    except (OSError, subprocess.SubprocessError) as exc:
-        return None, f"could not set up {COMPARE_VENV.name}: {exc}"
-    if not _runs(python, probe):
-        return None, f"{' / '.join(COMPARE_PACKAGES)} do not import in {COMPARE_VENV.name}"
-    return python, ""
+        except (OSError, subprocess.SubprocessError) as exc:
+            return None, {m: f"could not create {COMPARE_VENV.name}: {exc}"
+                          for m in COMPARE_PACKAGES}
+    for module, package in COMPARE_PACKAGES.items():
+        if _runs(python, f"import {module}"):
+            continue
+        if not install:
+            missing[module] = f"{package} is not installed in {COMPARE_VENV.name} (--no-install)"
+            continue
+        print(f"installing {package} into {COMPARE_VENV.name} ...", file=sys.stderr)
+        try:
+            done = subprocess.run([str(python), "-m", "pip", "install", "--quiet",
+                                   "--disable-pip-version-check", "--retries", "2", package],
+                                  capture_output=True, text=True, timeout=1800)
+        except (OSError, subprocess.SubprocessError) as exc:
+            missing[module] = f"pip install {package} failed: {exc}"
+            continue
+        if done.returncode != 0:
+            lines = done.stderr.strip().splitlines()
+            missing[module] = f"pip install {package} failed: {lines[-1] if lines else '?'}"
+        elif not _runs(python, f"import {module}"):
+            missing[module] = f"{package} installed but {module} does not import"
+    return python, missing
 
 
 def _runs(python: Path, code: str) -> bool:
@@ -335,6 +359,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-external", action="store_true",
                         help="measure only the kartentisch engines")
+    parser.add_argument("--no-install", action="store_true",
+                        help="use benchmarks/.venv-compare as it is; never run pip")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -346,9 +372,10 @@ def main() -> None:
         (label, str(count), Path(sys.executable), "")
         for label, (_, count) in {**KARTENTISCH_ROWS, **KARTENTISCH_FAST_ROWS}.items()]
     if not args.no_external:
-        python, reason = compare_python()
-        plan += [(label, players, python, reason)
-                 for label, (_, players) in EXTERNAL_ROWS.items()]
+        python, missing = compare_python(install=not args.no_install)
+        plan += [(label, players, None if module in missing else python,
+                  missing.get(module, ""))
+                 for label, (_, players, module) in EXTERNAL_ROWS.items()]
     results: dict[str, dict[str, Any]] = {}
     for rep in range(args.repeat):
         for label, _, python, reason in plan:
