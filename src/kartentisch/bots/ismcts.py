@@ -49,9 +49,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "krass-kariert": {"iterations": 100, "rollout": "heuristic", "widening": 1.0,
                       "max_playout": 200, "max_steps": 1000, "prior": True, "anchor": 1.0},
     "casino": {"iterations": 250, "rollout": "random", "widening": 0.0,
-               "max_playout": None, "max_steps": 10_000, "prior": True, "anchor": None},
+               "max_playout": None, "max_steps": 10_000, "prior": True, "anchor": 1.0},
     "krumme20": {"iterations": 300, "rollout": "random", "widening": 0.0,
-                 "max_playout": None, "max_steps": 20_000, "prior": True, "anchor": None},
+                 "max_playout": None, "max_steps": 20_000, "prior": True, "anchor": 1.0},
 }
 """Per-game defaults, tuned so a move takes well under a second on one core."""
 
@@ -132,6 +132,7 @@ class ISMCTSBot:
         prior = Prior(game, seed) if (cfg["prior"] if use_prior is None else use_prior) else None
         self.prior = prior if prior is not None and prior.available else None
         self.anchor = cfg["anchor"] if anchor == -1.0 else anchor
+        self._root_first: int | None = None
         self._lo = math.inf
         self._hi = -math.inf
         self.last_iterations = 0
@@ -146,18 +147,22 @@ class ISMCTSBot:
             return legal_actions[0]
         game = self.game
         by_id = {game.action_to_id(a): a for a in legal_actions}
+        favourite = None
+        if self.anchor is not None and self.prior is not None:
+            favourite = self.prior.favourite(observation, list(by_id))
+        self._root_first = favourite
         root = self.search(observation)
         best = max(by_id, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          root.children[a].total if a in root.children else 0.0))
-        if self.anchor is not None and self.prior is not None:
-            favourite = self.prior.order(observation, list(by_id))[0]
-            if favourite != best and favourite in root.children:
-                mb, vb = root.children[best].mean_and_variance()
-                mf, vf = root.children[favourite].mean_and_variance()
-                se = math.sqrt(vb / root.children[best].visits
-                               + vf / root.children[favourite].visits)
-                if mb - mf <= self.anchor * se:
-                    best = favourite
+        anchor: float | None = self.anchor
+        if (anchor is not None and favourite is not None and favourite != best
+                and favourite in root.children):
+            chosen, kept = root.children[best], root.children[favourite]
+            mb, vb = chosen.mean_and_variance()
+            mf, vf = kept.mean_and_variance()
+            se = math.sqrt(vb / chosen.visits + vf / kept.visits)
+            if mb - mf <= anchor * se:
+                best = favourite
         return by_id[best]
 
     def search(self, observation: Any) -> Node:
@@ -183,6 +188,7 @@ class ISMCTSBot:
         return root
 
     def _iterate(self, root: Node, world: Any) -> None:
+        """One iteration on ``world``: select, expand, play out, back up."""
         game = self.game
         rng = self.rng
         c = self.exploration
@@ -200,7 +206,9 @@ class ISMCTSBot:
                     allowed = True
             if untried and allowed:
                 player = world.current_player
-                if self.prior is not None:
+                if node is root and self._root_first in untried:
+                    aid = self._root_first
+                elif self.prior is not None and self.prior.can_order:
                     aid = self.prior.order(world.observation(player), untried)[0]
                 else:
                     aid = untried[rng.randrange(len(untried))]

@@ -27,9 +27,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "krass-kariert": {"iterations": 100, "rollout": "heuristic", "max_playout": 200,
                       "max_steps": 1000, "candidates": 6, "anchor": 1.0},
     "casino": {"iterations": 250, "rollout": "random", "max_playout": None,
-               "max_steps": 10_000},
+               "max_steps": 10_000, "anchor": 1.0},
     "krumme20": {"iterations": 300, "rollout": "random", "max_playout": None,
-                 "max_steps": 20_000},
+                 "max_steps": 20_000, "anchor": 1.0},
 }
 """Per-game defaults (total playouts per move), so a move takes well under a second."""
 
@@ -114,10 +114,11 @@ class PIMCBot:
         ids = all_ids
         self._favourite = None
         if self.prior is not None:
-            ranked = self.prior.order(observation, ids)
-            self._favourite = all_ids.index(ranked[0])
-            if self.candidates and len(ids) > self.candidates:
-                ids = ranked[:self.candidates]
+            if self.prior.can_order and self.candidates and len(ids) > self.candidates:
+                ids = self.prior.order(observation, ids)[:self.candidates]
+            if self.anchor is not None:
+                favourite = self.prior.favourite(observation, ids)
+                self._favourite = None if favourite is None else all_ids.index(favourite)
         worlds = max(1, self.iterations // len(ids)) if self.iterations > 0 else math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         totals = [0.0] * len(ids)

@@ -174,33 +174,41 @@ class RolloutPolicy:
 
 
 class Prior:
-    """Orders actions by the game's heuristic bot, when that bot can score single actions.
+    """The game's heuristic bot as advice for the search.
 
-    A heuristic bot offering ``score(observation, action) -> float`` (lower is better, as
-    the Krass Kariert heuristic does) lets the search try promising actions first. Games
-    without such a bot get no prior (``available`` is false) and the search orders randomly.
+    A heuristic offering ``score(observation, action) -> float`` (lower is better, as the
+    Krass Kariert heuristic does) *orders* actions, so the search tries promising ones
+    first (``can_order``). Any heuristic bot names a *favourite* (its own move), which the
+    search bots can keep unless their search shows a clear gain (their ``anchor``).
+    Games without a heuristic bot give no advice (``available`` is false).
     """
 
-    __slots__ = ("_score", "game")
+    __slots__ = ("_bot", "_score", "game")
 
     def __init__(self, game: Any, seed: int):
         self.game = game
+        self._bot: Bot | None = None
         self._score: Callable[[Any, Any], float] | None = None
         try:
             from kartentisch.bots.registry import make_bot
 
-            bot = make_bot("heuristic", game, seed)
+            self._bot = make_bot("heuristic", game, seed)
         except Exception:  # no heuristic registered for this game
             return
-        self._score = getattr(bot, "score", None)
+        self._score = getattr(self._bot, "score", None)
 
     @property
     def available(self) -> bool:
-        """Whether the game has a scoring heuristic."""
+        """Whether the game has a heuristic bot at all."""
+        return self._bot is not None
+
+    @property
+    def can_order(self) -> bool:
+        """Whether the heuristic scores single actions."""
         return self._score is not None
 
     def order(self, observation: Any, ids: Sequence[int]) -> list[int]:
-        """``ids`` best first (stable for ties)."""
+        """``ids`` best first (stable for ties); unchanged without a scoring heuristic."""
         score = self._score
         if score is None:
             return list(ids)
@@ -208,6 +216,17 @@ class Prior:
         scored = sorted((score(observation, game.action_from_id(a)), k, a)
                         for k, a in enumerate(ids))
         return [a for _, _, a in scored]
+
+    def favourite(self, observation: Any, ids: Sequence[int]) -> int | None:
+        """The heuristic's choice among ``ids`` (``None`` without a heuristic)."""
+        if self._score is not None:
+            return self.order(observation, ids)[0]
+        if self._bot is None:
+            return None
+        game = self.game
+        aid: int = game.action_to_id(
+            self._bot.act(observation, [game.action_from_id(a) for a in ids]))
+        return aid
 
 
 def playout(game: Any, state: Any, policy: RolloutPolicy, hooks: SearchHooks,
