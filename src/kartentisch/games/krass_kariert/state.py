@@ -207,6 +207,9 @@ _EVENT_FIELD: Final = {
 
 
 _ID_OF: Final[dict[Action, int]] = {action: i for i, action in enumerate(ACTIONS)}
+_ID_OF_SHARED: Final[dict[int, int]] = {id(action): i for i, action in enumerate(ACTIONS)}
+"""Ids of the shared action objects by object identity (``ACTIONS`` keeps them alive), so
+that applying an action from :meth:`KKState.legal_actions` needs no dataclass hashing."""
 
 
 class KKState(State[Action, "KKObservation"]):
@@ -365,10 +368,12 @@ class KKState(State[Action, "KKObservation"]):
         """
         if self.phase == OVER or seat is not None:
             self._check_turn(seat)
-        try:
-            aid = _ID_OF[action]  # the shared action objects hash and compare cheaply
-        except (KeyError, TypeError):
-            aid = self._id_for_error(action)
+        aid = _ID_OF_SHARED.get(id(action))
+        if aid is None:  # not one of the shared objects: an equal one, or something wrong
+            try:
+                aid = _ID_OF[action]
+            except (KeyError, TypeError):
+                aid = self._id_for_error(action)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
@@ -597,23 +602,31 @@ class KKState(State[Action, "KKObservation"]):
             del hand[start:end]
             del self.known[seat][start:end]
             self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
+            # (``tuple.__new__(Act, ...)`` builds an Act without the named tuple's slower
+            # Python-level ``__new__``.)
             first = cards[0]
             if first == STOPP:  # ends the round at once; the Stopp player wins it
-                self.round_acts.append(Act(seat, "stopp", cards, (), NO_COMBINATION, start))
+                self.round_acts.append(
+                    tuple.__new__(Act, (seat, "stopp", cards, (), NO_COMBINATION, start))
+                )
                 self._log.append(("stopp", seat, start))
                 self.act_index += 1
                 self._end_round(seat)
                 return
             if first == NACHZIEH:  # does not change what must be beaten
                 self.nachzieh_played += 1
-                self.round_acts.append(Act(seat, "nachzieh", cards, (), NO_COMBINATION, start))
+                self.round_acts.append(
+                    tuple.__new__(Act, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
+                )
                 self._log.append(("nachzieh", seat, start))
             else:
                 xs = action.x_values
                 value = self._windows[cards][xs]
                 self.best = value
                 self.best_seat = seat
-                self.round_acts.append(Act(seat, "combination", cards, xs, value, start))
+                self.round_acts.append(
+                    tuple.__new__(Act, (seat, "combination", cards, xs, value, start))
+                )
                 self._log.append(("combination", seat, (cards, xs, value, start)))
             self._next_turn()
         elif type(action) is TakeReserve:
@@ -621,7 +634,9 @@ class KKState(State[Action, "KKObservation"]):
             position = action.position
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
-            self.round_acts.append(Act(seat, "reserve", (card,), (), NO_COMBINATION, position))
+            self.round_acts.append(
+                tuple.__new__(Act, (seat, "reserve", (card,), (), NO_COMBINATION, position))
+            )
             self._log.append(("reserve", seat, (card, position)))
             self._next_turn()
         elif type(action) is InsertDrawn:
