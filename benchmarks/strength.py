@@ -46,7 +46,7 @@ ROWS = [
 
 
 def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
-            batch: int) -> dict[str, object]:
+            batch: int, min_games: int = 0) -> dict[str, object]:
     """Play ``row`` in batches until ``games``, a clear interval, or the time allowance."""
     bot = row.lineup.split(",")[0]
     hits = played = 0
@@ -67,8 +67,9 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
             if label != bot:
                 other_times.extend(other.move_seconds)
         lo, hi = wilson_interval(hits, played)
-        if (row.metric == "loss" and (hi < row.target or lo > row.target)) or (
-                row.metric == "win" and (lo > row.target or hi < row.target)):
+        if played >= min_games and (
+                (row.metric == "loss" and (hi < row.target or lo > row.target))
+                or (row.metric == "win" and (lo > row.target or hi < row.target))):
             stop = "interval clear of target"
             break
         if time.perf_counter() - started > minutes * 60:
@@ -114,6 +115,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--minutes", type=float, default=60.0, help="time allowance per row")
     parser.add_argument("--batch", type=int, default=24, help="games between interval checks")
+    parser.add_argument("--min-games", type=int, default=0,
+                        help="play at least this many games before stopping on the interval")
     parser.add_argument("--rows", default=",".join(r.key for r in ROWS))
     parser.add_argument("--json", type=Path, help="append each row as a JSON line here")
     parser.add_argument("--table", type=Path,
@@ -131,7 +134,7 @@ def main() -> None:
     results = []
     for key in wanted:
         result = run_row(known[key], args.games, args.workers, args.seed, args.minutes,
-                         args.batch)
+                         args.batch, args.min_games)
         results.append(result)
         print(json.dumps(result), flush=True)
         if args.json:
