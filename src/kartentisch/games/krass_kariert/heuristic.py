@@ -194,7 +194,9 @@ class HeuristicBot:
     were checked in self-play (one variant against three default bots, 4 players, 1200
     games each): halving or doubling the weakness, raising the draw or Stopp cost, or
     making reserves cheaper or dearer changed the variant's loss share by less than the
-    noise (about ±0.025 around 0.25).
+    noise (about ±0.025 around 0.25). Two changes of habit did worse: leading the strongest
+    combination instead of the weakest (0.26), and, as follower, preferring a stronger beat
+    that is likelier to win the round (0.31 to 0.37 of 2000 games, by how strongly).
     """
 
     name = "heuristic"
