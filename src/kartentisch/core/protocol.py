@@ -64,8 +64,8 @@ class Event:
         return Event(self.kind, self.seat, self.data, None)
 
     def to_json(self) -> JSON:
-        """A JSON-ready dictionary (public part only unless already merged)."""
-        return {"kind": self.kind, "seat": self.seat, **dict(self.data)}
+        """A JSON-ready dictionary; ``private`` is left out (use :meth:`for_seat` first)."""
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
 
 
 class Observation(Protocol):
