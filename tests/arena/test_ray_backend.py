@@ -6,8 +6,6 @@ import pytest
 
 from kartentisch.arena import run_arena
 
-ray = pytest.importorskip("ray", reason="the ray extra is not installed")
-
 
 @pytest.mark.ray
 def test_ray_backend_equals_local_backend() -> None:

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kartentisch.arena.cli import arena_command
 from kartentisch.bots import list_bots
 from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.session import HUMAN, check_seats, play_session
@@ -355,6 +356,12 @@ def games(lang: LangOption = None) -> None:
         table.add_row(game_name, f"{spec.min_players}–{spec.max_players}",
                       ", ".join(list_bots(game_name)))
     console.print(table)
+
+
+app.command(
+    "arena",
+    help=_("Bot matches with rotated seats and duplicate deals; ratings, shares, records, plot."),
+)(arena_command)
 
 
 def main(argv: list[str] | None = None) -> Any:
