@@ -125,21 +125,21 @@ def check_views(state: CasinoState, rng: random.Random) -> None:
             assert world.legal_actions() == state.legal_actions()
 
 
-@settings(max_examples=900, deadline=None, derandomize=True,
+@settings(max_examples=2000, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_first_packs(case: tuple[Casino, int]) -> None:
-    """900 games played for one pack each, with every invariant after every play."""
+    """2000 games played for one pack each, with every invariant after every play."""
     game, seed = case
     state = play(game, seed, packs=1, deep=False)
     assert state.pack_results or state.is_terminal()
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
+@settings(max_examples=400, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_whole_games(case: tuple[Casino, int]) -> None:
-    """150 whole games: the end, the returns, and the record's replay."""
+    """400 whole games: the end, the returns, and the record's replay."""
     game, seed = case
     state = play(game, seed, packs=None, deep=False)
     assert state.is_terminal()

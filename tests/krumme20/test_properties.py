@@ -68,7 +68,7 @@ def play_random(state: K20State, rng: random.Random, check: bool = True) -> int:
     return steps
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True)
+@settings(max_examples=2000, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=OPTIONS)
 def test_random_games_conserve_cards_and_end(seed: int, players: int,
                                              options: dict[str, Any]) -> None:
