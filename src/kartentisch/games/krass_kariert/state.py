@@ -118,12 +118,30 @@ def shuffled_deck(seed: int, deal: int) -> list[int]:
 _ALWAYS: Final = 1 << 10
 """Strength given to Stopp and Nachzieh in the tables: playable whatever lies in the round."""
 
-StartPlays = tuple[int, tuple[int, ...], tuple[int, ...]]
+StartPlays = tuple[int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
 """(the strongest play's negated strength, negated strengths in increasing order, the play
-ids in the same order)."""
+ids in the same order, the shared action objects of those ids)."""
 
-_START_TABLES: Final[dict[bool, dict[int, tuple[StartPlays, ...]]]] = {False: {}, True: {}}
-"""Per ``x_with_x``: for three cards (see :func:`_start_plays`), the plays at each start."""
+
+class _StartTable(dict[int, tuple[StartPlays, ...]]):
+    """For three cards (see :func:`_start_plays`), the plays at each start; fills on lookup.
+
+    A dict subclass with ``__missing__`` so that the hot loop needs a plain subscript.
+    """
+
+    __slots__ = ("x_with_x",)
+
+    def __init__(self, x_with_x: bool) -> None:
+        super().__init__()
+        self.x_with_x = x_with_x
+
+    def __missing__(self, key: int) -> tuple[StartPlays, ...]:
+        plays = self[key] = _start_plays(key, self.x_with_x)
+        return plays
+
+
+_START_TABLES: Final[dict[bool, _StartTable]] = {False: _StartTable(False), True: _StartTable(True)}
+"""Per ``x_with_x``: the table of :func:`_start_plays` results."""
 
 _PAD: Final = [0, 0]
 """Appended to a hand so that the last starts see "no card" (0) after them."""
@@ -133,7 +151,7 @@ def _start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
     """The plays of the cards ``key = c0 << 8 | c1 << 4 | c2`` at each start index.
 
     ``c0..c2`` are the card at the start index and the two after it (0 past the hand's end).
-    The result is stored in ``_START_TABLES`` (at most 16**3 keys per option value).
+    :class:`_StartTable` stores the result (at most 16**3 keys per option value).
     """
     cards = [c for c in (key >> 8, (key >> 4) & 15, key & 15) if c]
     entries: list[tuple[int, int]] = []
@@ -148,12 +166,11 @@ def _start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
             entries.append((-value, play_id(0, length, declared)))
     entries.sort()
     negated = tuple(e[0] for e in entries)
-    plays = tuple(
-        (negated[0], negated, tuple(start * PLAYS_PER_START + e[1] for e in entries))
-        for start in range(MAX_HAND)
-    )
-    _START_TABLES[x_with_x][key] = plays
-    return plays
+    plays: list[StartPlays] = []
+    for start in range(MAX_HAND):
+        ids = tuple(start * PLAYS_PER_START + e[1] for e in entries)
+        plays.append((negated[0], negated, ids, tuple(map(ACTIONS.__getitem__, ids))))
+    return tuple(plays)
 
 
 LogEntry = tuple[str, int | None, Any]
@@ -223,6 +240,7 @@ class KKState(State[Action, "KKObservation"]):
         "_current",
         "_events",
         "_legal",
+        "_legal_actions",
         "_log",
         "_start_table",
         "_windows",
@@ -293,6 +311,9 @@ class KKState(State[Action, "KKObservation"]):
         """Players who lost the game (set when it ends)."""
         self._current = 0
         self._legal: list[int] | None = None
+        """The legal action ids, or None until :meth:`_generate` has run for this state."""
+        self._legal_actions: list[Action] | None = None
+        """The shared action objects of ``_legal``, or None while only the ids were made."""
         x_with_x = game.options.x_with_x
         self._windows = WINDOW_TABLES[x_with_x]
         self._start_table = _START_TABLES[x_with_x]
@@ -344,14 +365,16 @@ class KKState(State[Action, "KKObservation"]):
         """
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
+            legal = self._generate(False)
         return legal.copy()
 
     def legal_actions(self) -> list[Action]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return list(map(ACTIONS.__getitem__, legal))
+        actions = self._legal_actions
+        if actions is None or self._legal is None:
+            self._generate(True)
+            actions = self._legal_actions
+            assert actions is not None
+        return actions.copy()  # a fresh list: the caller may change it
 
     def apply(self, action: Action, *, seat: Seat | None = None) -> None:
         """Play ``action`` for the current player.
@@ -376,7 +399,7 @@ class KKState(State[Action, "KKObservation"]):
                 aid = self._id_for_error(action)
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
+            legal = self._generate(False)
         if aid not in legal:
             raise IllegalActionError(self.explain_illegal(action))
         self._apply_id(aid)
@@ -396,7 +419,7 @@ class KKState(State[Action, "KKObservation"]):
             self._check_turn(seat)
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
+            legal = self._generate(False)
         if type(aid) is not int or aid not in legal:
             if type(aid) is int and 0 <= aid < len(ACTIONS):
                 raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
@@ -437,6 +460,7 @@ class KKState(State[Action, "KKObservation"]):
         other.losers = self.losers.copy()
         other._current = self._current
         other._legal = self._legal  # never mutated in place, so sharing is safe
+        other._legal_actions = self._legal_actions
         other._windows = self._windows
         other._start_table = self._start_table
         return other
@@ -464,17 +488,34 @@ class KKState(State[Action, "KKObservation"]):
         if seat is not None and seat != self._current:
             raise NotYourTurnError(f"seat {seat} cannot act: it is seat {self._current}'s turn")
 
-    def _generate(self) -> list[int]:
+    def _generate(self, with_actions: bool) -> list[int]:
+        """Compute the legal actions: store their ids in ``_legal`` and, ``with_actions``, the
+        shared action objects in ``_legal_actions`` (else None), in the same order.
+
+        Both lists are built in one pass from the start tables, which hold ids and actions
+        side by side, so :meth:`legal_actions` only copies a list; the id-only callers skip
+        the actions. Returns ``_legal``.
+        """
         phase = self.phase
+        ids: list[int]
+        actions: list[Action] = []
         if phase == OVER:
-            return []
+            ids = []
+        elif phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
+            stop = INSERT_BASE + len(self.hands[self._current]) + 1
+            ids = list(range(INSERT_BASE, stop))
+            actions += ACTIONS[INSERT_BASE:stop]
+        else:
+            ids = self._generate_play(actions if with_actions else None)
+        self._legal = ids
+        self._legal_actions = actions if with_actions else None
+        return ids
+
+    def _generate_play(self, actions: list[Action] | None) -> list[int]:
+        """The legal ids in phase ``play``; their actions are appended to ``actions`` if given."""
         seat = self._current
         hand = self.hands[seat]
-        n = len(hand)
-        if phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
-            return list(range(INSERT_BASE, INSERT_BASE + n + 1))
         table = self._start_table
-        x_with_x = self.game.options.x_with_x
         ids: list[int] = []
         cards = hand + _PAD
         key = cards[0] << 4 | cards[1]
@@ -482,25 +523,36 @@ class KKState(State[Action, "KKObservation"]):
         if self.act_index == 0:  # the leader may play anything (a hand always has a play)
             for start, card in enumerate(cards[2:]):
                 key = (key << 4 & 0xFFF) | card
-                ids += (table.get(key) or _start_plays(key, x_with_x))[start][2]
+                entry = table[key][start]  # (top, negated strengths, ids, actions)
+                ids += entry[2]
+                if actions is not None:
+                    actions += entry[3]
             return ids
         neg_best = -self.best
         for start, card in enumerate(cards[2:]):
             key = (key << 4 & 0xFFF) | card
-            top, negated, play_ids = (table.get(key) or _start_plays(key, x_with_x))[start]
-            if top < neg_best:  # something here beats ``best``: a prefix of the list does
-                ids += play_ids[: bisect_left(negated, neg_best)]
+            entry = table[key][start]  # (top, negated strengths, ids, actions)
+            if entry[0] < neg_best:  # something here beats ``best``: a prefix of the list does
+                beating = bisect_left(entry[1], neg_best)
+                ids += entry[2][:beating]
+                if actions is not None:
+                    actions += entry[3][:beating]
         # A follower who does not beat must take a reserve card (allowed even when they
         # could beat); without reserve cards they concede the deal.
         reserves = self.reserves[seat]
         if reserves:
+            n = len(hand)
             for r, card in enumerate(reserves):
                 if r and card == reserves[0]:
                     continue  # the same card twice: one distinct move
                 base = RESERVE_BASE + r * RESERVE_STRIDE
                 ids.extend(range(base, base + n + 1))
+                if actions is not None:
+                    actions += ACTIONS[base : base + n + 1]
         elif self.game.options.voluntary_concession or not ids:
             ids.append(CONCEDE_ID)
+            if actions is not None:
+                actions.append(ACTIONS[CONCEDE_ID])
         return ids
 
     def explain_illegal(self, action: Action) -> str:
@@ -593,7 +645,7 @@ class KKState(State[Action, "KKObservation"]):
         seat = self._current
         action = ACTIONS[aid]
         self.history.append(action)
-        self._legal = None
+        self._legal = self._legal_actions = None
         hand = self.hands[seat]
         if type(action) is Play:
             start = action.start
@@ -770,6 +822,7 @@ class KKState(State[Action, "KKObservation"]):
             self.losers = out
             self.phase = OVER
             self._legal = []
+            self._legal_actions = []
             self._log.append(("game_over", None, tuple(out)))
             return
         self.deal += 1
