@@ -10,11 +10,11 @@ the same script gives the random-vs-random baseline (about one half by symmetry)
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import time
 
 from kartentisch import load_game
+from kartentisch.arena.stats import wilson_interval
 from kartentisch.bots import make_bot
 
 GAME = "casino"
@@ -36,16 +36,6 @@ def play_one(args: tuple[int, int, str]) -> tuple[bool, int, int]:
     return state.returns()[subject] > 0, actions, len(state.pack_results)
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score 95% interval for ``k`` successes in ``n`` trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -62,7 +52,7 @@ def main() -> None:
         results = [play_one(j) for j in jobs]
     seconds = time.perf_counter() - start
     wins = sum(1 for won, _, _ in results if won)
-    low, high = wilson(wins, args.games)
+    low, high = wilson_interval(wins, args.games)
     packs = sum(p for _, _, p in results) / args.games
     print(f"{args.bot} vs random, {args.players} players, {args.games} games: "
           f"won {wins} = {wins / args.games:.3f} (95% CI {low:.3f}-{high:.3f}); "

@@ -11,11 +11,11 @@ also measures an all-random table as the baseline. Games are spread over worker 
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import time
 
 from kartentisch import load_game
+from kartentisch.arena.stats import wilson_interval
 from kartentisch.bots import make_bot
 
 GAME = "krass-kariert"
@@ -41,16 +41,6 @@ def play_one(args: tuple[int, int, str]) -> tuple[bool, int]:
     return state.returns()[subject] < 0, actions
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score 95% interval for ``k`` successes in ``n`` trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def measure(bot: str, games: int, players: int, workers: int) -> dict[str, float]:
     """Loss share of ``bot`` over ``games`` games, with its 95% interval."""
     jobs = [(i, players, bot) for i in range(games)]
@@ -62,7 +52,7 @@ def measure(bot: str, games: int, players: int, workers: int) -> dict[str, float
         results = [play_one(j) for j in jobs]
     seconds = time.perf_counter() - start
     losses = sum(1 for lost, _ in results if lost)
-    low, high = wilson(losses, games)
+    low, high = wilson_interval(losses, games)
     return {"games": games, "losses": losses, "share": losses / games, "low": low,
             "high": high, "seconds": seconds}
 

@@ -21,6 +21,8 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     >>> lo, hi = wilson_interval(50, 100)
     >>> round(lo, 3), round(hi, 3)
     (0.404, 0.596)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
     """
     if trials <= 0:
         return 0.0, 1.0

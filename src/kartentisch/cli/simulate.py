@@ -9,7 +9,6 @@ With ``rotate`` the bots change seats from game to game and results are per bot.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -17,6 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from kartentisch.arena.stats import wilson_interval
 from kartentisch.bots import make_bot
 from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.session import derive_seed, losers
@@ -26,7 +26,6 @@ from kartentisch.core.registry import load_game
 MAX_ACTIONS: Final = 1_000_000
 """A game longer than this is taken to be stuck in a loop (a bug), and stops the run."""
 
-Z_95: Final = 1.959963984540054
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,24 +82,6 @@ def play_game(config: SimulationConfig, index: int) -> GameOutcome:
 def play_games(config: SimulationConfig, indices: Sequence[int]) -> list[GameOutcome]:
     """Play several games (one task of a worker process)."""
     return [play_game(config, i) for i in indices]
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default).
-
-    >>> low, high = wilson_interval(25, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.175, 0.343)
-    >>> wilson_interval(0, 0)
-    (0.0, 1.0)
-    """
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12))
 
 
 @dataclass(frozen=True, slots=True)
