@@ -9,10 +9,11 @@ import pytest
 
 from kartentisch.bots.ismcts import ISMCTSBot, Node
 from kartentisch.bots.pimc import PIMCBot
-from kartentisch.bots.playout import kk_evaluate, parse_params
+from kartentisch.bots.playout import parse_params
 from kartentisch.bots.registry import make_bot
 from kartentisch.core.protocol import State
 from kartentisch.core.registry import list_games, load_game
+from kartentisch.games.krass_kariert.search import evaluate as kk_evaluate
 
 FAST: dict[str, Any] = {"iterations": 12, "rollout": "random"}
 

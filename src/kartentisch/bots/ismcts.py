@@ -42,18 +42,9 @@ from kartentisch.bots.playout import (
     apply_id,
     legal_ids,
     playout,
+    search_defaults,
     search_hooks,
 )
-
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "krass-kariert": {"iterations": 100, "rollout": "heuristic", "widening": 1.0,
-                      "max_playout": 200, "max_steps": 1000, "prior": True, "anchor": 1.0},
-    "casino": {"iterations": 250, "rollout": "random", "widening": 0.0,
-               "max_playout": None, "max_steps": 10_000, "prior": True, "anchor": 1.0},
-    "krumme20": {"iterations": 300, "rollout": "random", "widening": 0.0,
-                 "max_playout": None, "max_steps": 20_000, "prior": True, "anchor": 1.0},
-}
-"""Per-game defaults, tuned so a move takes well under a second on one core."""
 
 FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "widening": 0.0,
                             "max_playout": None, "max_steps": None, "prior": True,
@@ -92,7 +83,7 @@ class ISMCTSBot:
     Args:
         game: the Game instance (for ``sample_world`` and action ids).
         seed: seeds the bot's own generator (worlds, tie-breaks, rollouts).
-        iterations: iterations per move (the default is per game, see :data:`DEFAULTS`).
+        iterations: iterations per move (the default is per game: ``game.search_defaults``).
         max_steps: optional cap on the rollout actions per move, a deterministic stand-in for
             a time limit (the search stops after the iteration that reaches it).
         seconds: optional time budget per move; the search stops at whichever comes first.
@@ -115,7 +106,7 @@ class ISMCTSBot:
                  rollout: str | None = None, widening: float | None = None,
                  max_playout: int | None = -1, use_prior: bool | None = None,
                  anchor: float | None = -1.0):
-        cfg = {**FALLBACK, **DEFAULTS.get(game.spec.name, {})}
+        cfg = {**FALLBACK, **search_defaults(game, "ismcts")}
         self.game = game
         self.rng = random.Random(seed)
         self.iterations = int(cfg["iterations"] if iterations is None else iterations)

@@ -21,17 +21,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from kartentisch.bots.playout import Prior, RolloutPolicy, apply_id, playout, search_hooks
-
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "krass-kariert": {"iterations": 100, "rollout": "heuristic", "max_playout": 200,
-                      "max_steps": 1000, "candidates": 6, "anchor": 1.0},
-    "casino": {"iterations": 250, "rollout": "random", "max_playout": None,
-               "max_steps": 10_000, "anchor": 1.0},
-    "krumme20": {"iterations": 300, "rollout": "random", "max_playout": None,
-                 "max_steps": 20_000, "anchor": 1.0},
-}
-"""Per-game defaults (total playouts per move), so a move takes well under a second."""
+from kartentisch.bots.playout import (
+    Prior,
+    RolloutPolicy,
+    apply_id,
+    playout,
+    search_defaults,
+    search_hooks,
+)
 
 FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "max_playout": None,
                             "max_steps": None, "candidates": None, "anchor": None}
@@ -65,7 +62,7 @@ class PIMCBot:
                  rollout: str | None = None,
                  max_playout: int | None = -1, candidates: int | None = -1,
                  anchor: float | None = -1.0):
-        cfg = {**FALLBACK, **DEFAULTS.get(game.spec.name, {})}
+        cfg = {**FALLBACK, **search_defaults(game, "pimc")}
         self.game = game
         self.rng = random.Random(seed)
         self.iterations = int(cfg["iterations"] if iterations is None else iterations)

@@ -15,10 +15,10 @@ instance (looked up with ``getattr``, so the core protocol is unchanged):
     (for example the deal number: "play until the current deal ends") and the state is then
     scored with ``evaluate``.
 
-Without ``evaluate`` a playout runs to the end of the game. For Krass Kariert, whose games
-last many deals, this module supplies both hooks itself (:func:`kk_evaluate`): play to the
-end of the current deal, then turn the chip counts into each seat's chance of losing the
-game under the assumption that every later deal is lost by a uniformly random seat.
+Without ``evaluate`` a playout runs to the end of the game.
+
+Per-game defaults for the search bots come from ``game.search_defaults`` (a mapping from
+bot name to parameters), so each game keeps its tuning next to its rules and heuristics.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from kartentisch.bots.base import Bot
@@ -64,70 +63,12 @@ class SearchHooks:
 
 
 def search_hooks(game: Any) -> SearchHooks:
-    """The game's own hooks, else the built-in ones for its name, else none (full playouts)."""
+    """The game's own hooks, else none (full playouts)."""
     evaluate = getattr(game, "evaluate", None)
     horizon = getattr(game, "horizon_key", None)
     if evaluate is not None:
         return SearchHooks(evaluate, horizon)
-    if game.spec.name == "krass-kariert":
-        return SearchHooks(kk_evaluate, kk_horizon_key)
     return SearchHooks()
-
-
-def kk_horizon_key(state: Any) -> Hashable:
-    """Krass Kariert playouts stop when the deal number changes (a chip was lost)."""
-    deal: int = state.deal
-    return deal
-
-
-@cache
-def _kk_lose_probabilities(chips: tuple[int, ...]) -> tuple[float, ...]:
-    """Each seat's chance to lose the game if every future deal has a uniform random loser.
-
-    A deal's loser gives a chip; one who has none loses the game.
-    """
-    n = len(chips)
-    total = [0.0] * n
-    for j in range(n):
-        if chips[j] == 0:
-            total[j] += 1.0 / n
-        else:
-            after = list(chips)
-            after[j] -= 1
-            for i, p in enumerate(_kk_lose_probabilities(tuple(after))):
-                total[i] += p / n
-    return tuple(total)
-
-
-def kk_evaluate(state: Any) -> list[float]:
-    """Expected Krass Kariert returns from the chip counts (a single loser assumed).
-
-    The current deal's loser is guessed from the cards each seat still has to shed,
-    weighting seats in the deal by ``(hand + reserves + 1) ** 2`` (uniform at a fresh deal,
-    which is where playouts normally stop); later deals have a uniform random loser.
-    """
-    n = state.game.players
-    if state.is_terminal():
-        return list(state.returns())
-    chips = tuple(state.chips)
-    weights = [
-        (len(state.hands[s]) + len(state.reserves[s]) + 1) ** 2 if state.in_deal[s] else 0
-        for s in range(n)
-    ]
-    total_w = sum(weights)
-    lose = [0.0] * n
-    for j, w in enumerate(weights):
-        if not w:
-            continue
-        if chips[j] == 0:
-            lose[j] += w / total_w
-            continue
-        after = list(chips)
-        after[j] -= 1
-        for i, p in enumerate(_kk_lose_probabilities(tuple(after))):
-            lose[i] += p * w / total_w
-    win = 1.0 / (n - 1)
-    return [-p + (1.0 - p) * win for p in lose]
 
 
 # --------------------------------------------------------------------------- rollouts
@@ -277,3 +218,9 @@ def parse_params(text: str) -> tuple[str, dict[str, str]]:
             raise ValueError(f"bot parameter {part!r} in {text!r} must look like key=value")
         params[key.strip()] = value.strip()
     return name.strip(), params
+
+
+def search_defaults(game: Any, bot: str) -> dict[str, Any]:
+    """The game's default parameters for the search bot ``bot`` (empty when it has none)."""
+    table = getattr(game, "search_defaults", None) or {}
+    return dict(table.get(bot, {}))

@@ -20,6 +20,7 @@ from kartentisch.games.casino.cards import card_name
 from kartentisch.games.casino.observation import CasinoObservation
 from kartentisch.games.casino.observation import sample_world as _sample_world
 from kartentisch.games.casino.position import state_from_json
+from kartentisch.games.casino.search import SEARCH_DEFAULTS
 from kartentisch.games.casino.state import BuildUnit, CasinoState, score_pack
 
 
@@ -53,6 +54,8 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
         default_players=2, zero_sum=True, min_utility=-1.0, max_utility=3.0)
     options_type: ClassVar[type[Any]] = CasinoOptions
     options: CasinoOptions
+    search_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = SEARCH_DEFAULTS
+    """The search bots' default parameters for this game."""
 
     def validate_options(self) -> None:
         if self.options.partnerships and self.players != 4:

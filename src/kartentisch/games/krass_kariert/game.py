@@ -15,6 +15,7 @@ from kartentisch.core.errors import (
 )
 from kartentisch.core.protocol import Game, GameSpec
 from kartentisch.games.krass_kariert import actions as acts
+from kartentisch.games.krass_kariert import search
 from kartentisch.games.krass_kariert.cards import X, card_name
 from kartentisch.games.krass_kariert.observation import KKObservation
 from kartentisch.games.krass_kariert.observation import sample_world as _sample_world
@@ -53,6 +54,8 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
     )
     options_type: ClassVar[type[Any]] = KKOptions
     options: KKOptions
+    search_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = search.SEARCH_DEFAULTS
+    """The search bots' default parameters for this game."""
 
     @property
     def hand_size(self) -> int:
@@ -143,3 +146,12 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
 
     def state_from_json(self, document: Mapping[str, Any]) -> KKState:
         return state_from_json(self, document)
+
+    # ------------------------------------------------------------ search hooks
+    def horizon_key(self, state: KKState) -> int:
+        """Search playouts stop when the deal number changes (a chip was given)."""
+        return search.horizon_key(state)
+
+    def evaluate(self, state: KKState) -> list[float]:
+        """Expected returns from the chips (see :func:`search.evaluate`)."""
+        return search.evaluate(state)

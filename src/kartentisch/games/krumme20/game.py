@@ -14,6 +14,7 @@ from kartentisch.games.krumme20.cards import DECKS
 from kartentisch.games.krumme20.observation import K20Observation
 from kartentisch.games.krumme20.observation import sample_world as _sample_world
 from kartentisch.games.krumme20.position import state_from_json
+from kartentisch.games.krumme20.search import SEARCH_DEFAULTS
 from kartentisch.games.krumme20.state import K20State
 
 
@@ -56,6 +57,8 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
         default_players=3, zero_sum=False, min_utility=0.0, max_utility=1.0)
     options_type: ClassVar[type[Any]] = K20Options
     options: K20Options
+    search_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = SEARCH_DEFAULTS
+    """The search bots' default parameters for this game."""
 
     def validate_options(self) -> None:
         if self.options.turn_limit < 0:
