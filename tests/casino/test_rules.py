@@ -499,7 +499,7 @@ def test_three_player_returns_sum_to_zero() -> None:
 def test_search_hooks_favour_the_leader(players: int, options: dict[str, object]) -> None:
     game = Casino(players, options)
     state = game.new_initial_state(1)
-    assert game.horizon_key(state) == 0
+    assert game.horizon_key(state) == (0, len(state.deck))  # pack, cards left to deal
     even = game.evaluate(state)
     assert len(set(even)) == 1 and abs(sum(even)) < 1e-9
     state.scores[0] += 8

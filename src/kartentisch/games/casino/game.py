@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,11 +16,12 @@ from kartentisch.core.errors import (
 from kartentisch.core.protocol import Game, GameSpec
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino.cards import card_name
+from kartentisch.games.casino.evaluation import hand_key, win_values
 from kartentisch.games.casino.observation import CasinoObservation
 from kartentisch.games.casino.observation import sample_world as _sample_world
 from kartentisch.games.casino.position import state_from_json
 from kartentisch.games.casino.search import SEARCH_DEFAULTS
-from kartentisch.games.casino.state import BuildUnit, CasinoState, score_pack
+from kartentisch.games.casino.state import BuildUnit, CasinoState
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,33 +172,23 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
         return state_from_json(self, document)
 
     # ------------------------------------------------------------ search hooks
-    def horizon_key(self, state: CasinoState) -> int:
-        """Search playouts stop when the pack number changes (the pack was scored)."""
-        return state.pack
+    def horizon_key(self, state: CasinoState) -> tuple[int, int]:
+        """Search playouts stop when new cards are dealt or the pack ends (the hand is over).
+
+        Playouts then stay short and see little of the unknown future deals; the end of the
+        hand is scored by :meth:`evaluate`.
+        """
+        return hand_key(state)
 
     def evaluate(self, state: CasinoState) -> list[float]:
         """Expected returns estimated from the scores (for search playouts cut short).
 
-        Each side's strength is its score plus the points its captures of the running pack
-        would score now; a side's chance to win is a softmax of strength / 4 points.
+        Each side's strength is its score plus the points it can expect from the running
+        pack (captured points, and the cards and spades majorities as probabilities, see
+        :mod:`kartentisch.games.casino.evaluation`); a side's chance to win is a softmax of
+        strength / 4 points.
         """
-        if state.is_terminal():
-            return state.returns()
-        strength = [float(p) for p in state.scores]
-        if any(state.captured):
-            running = score_pack(state.captured, state.sweeps, self.sides, self.side_of)
-            strength = [a + b for a, b in zip(strength, running["total"], strict=True)]
-        top = max(strength)
-        weights = [math.exp((x - top) / 4.0) for x in strength]
-        total = sum(weights)
-        n = self.players
-        seats_per_side = n // self.sides
-        win_share = (n - seats_per_side) / seats_per_side
-        out = []
-        for seat in range(n):
-            p = weights[self.side_of(seat)] / total
-            out.append(p * win_share - (1 - p))
-        return out
+        return win_values(state)
 
 
 def table_labels(items: Sequence[int | BuildUnit]) -> dict[Any, str]:
