@@ -211,5 +211,4 @@ def sample_world(game: Any, obs: KKObservation, rng: random.Random) -> KKState:
     state.round_winner = obs.round_winner
     state.losers = list(obs.losers)
     state._current = obs.current_player if obs.current_player >= 0 else 0
-    state._legal = None
     return state

@@ -386,7 +386,6 @@ def _check_turn(state: KKState, to_move: Any) -> None:
         if to_move != TERMINAL:
             raise _fail(f"'to_move' of a finished game is {TERMINAL}, not {to_move!r}")
         state._current = 0
-        state._legal = []
         return
     if state.losers:
         raise _fail("'losers' must be empty until the game is over")
@@ -420,4 +419,3 @@ def _check_turn(state: KKState, to_move: Any) -> None:
             if not state.hands[s]:
                 raise _fail(f"seat {s} has yet to act in the round but holds no card")
     state._current = int(to_move)
-    state._legal = None

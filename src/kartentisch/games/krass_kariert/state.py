@@ -15,7 +15,8 @@ import random
 import sys
 from array import array
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypeVar
 
 from kartentisch.core.errors import (
     GameOverError,
@@ -143,6 +144,11 @@ class _StartTable(dict[int, tuple[StartPlays, ...]]):
 _START_TABLES: Final[dict[bool, _StartTable]] = {False: _StartTable(False), True: _StartTable(True)}
 """Per ``x_with_x``: the table of :func:`_start_plays` results."""
 
+_ALL_IDS: Final = tuple(range(len(ACTIONS)))
+"""Every action id, sliced like ``ACTIONS`` so one generator makes ids or actions."""
+
+_T = TypeVar("_T")
+
 _PAD: Final = [0, 0]
 """Appended to a hand so that the last starts see "no card" (0) after them."""
 
@@ -239,8 +245,6 @@ class KKState(State[Action, "KKObservation"]):
     __slots__ = (
         "_current",
         "_events",
-        "_legal",
-        "_legal_actions",
         "_log",
         "_start_table",
         "_windows",
@@ -310,10 +314,6 @@ class KKState(State[Action, "KKObservation"]):
         self.losers: list[int] = []
         """Players who lost the game (set when it ends)."""
         self._current = 0
-        self._legal: list[int] | None = None
-        """The legal action ids, or None until :meth:`_generate` has run for this state."""
-        self._legal_actions: list[Action] | None = None
-        """The shared action objects of ``_legal``, or None while only the ids were made."""
         x_with_x = game.options.x_with_x
         self._windows = WINDOW_TABLES[x_with_x]
         self._start_table = _START_TABLES[x_with_x]
@@ -363,18 +363,16 @@ class KKState(State[Action, "KKObservation"]):
         cards by target position, then the concession; in phase ``draw`` the insertion
         positions from the front.
         """
-        legal = self._legal
-        if legal is None:
-            legal = self._generate(False)
-        return legal.copy()
+        if self.phase == PLAY:
+            return self._generate_play(self._current, 2, _ALL_IDS)
+        return self._generate(_ALL_IDS)
 
     def legal_actions(self) -> list[Action]:
-        actions = self._legal_actions
-        if actions is None or self._legal is None:
-            self._generate(True)
-            actions = self._legal_actions
-            assert actions is not None
-        return actions.copy()  # a fresh list: the caller may change it
+        # Made afresh on every call (cheaper than keeping them): ``apply`` checks one action
+        # with :meth:`_is_legal` and never needs the whole list.
+        if self.phase == PLAY:
+            return self._generate_play(self._current, 3, ACTIONS)
+        return self._generate(ACTIONS)
 
     def apply(self, action: Action, *, seat: Seat | None = None) -> None:
         """Play ``action`` for the current player.
@@ -397,10 +395,7 @@ class KKState(State[Action, "KKObservation"]):
                 aid = _ID_OF[action]
             except (KeyError, TypeError):
                 aid = self._id_for_error(action)
-        legal = self._legal
-        if legal is None:
-            legal = self._generate(False)
-        if aid not in legal:
+        if not self.is_legal_id(aid):
             raise IllegalActionError(self.explain_illegal(action))
         self._apply_id(aid)
 
@@ -417,13 +412,10 @@ class KKState(State[Action, "KKObservation"]):
         """Apply the action with id ``aid``; raises like :meth:`apply` if it is not legal."""
         if self.phase == OVER or seat is not None:
             self._check_turn(seat)
-        legal = self._legal
-        if legal is None:
-            legal = self._generate(False)
-        if type(aid) is not int or aid not in legal:
-            if type(aid) is int and 0 <= aid < len(ACTIONS):
-                raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
+        if type(aid) is not int or not 0 <= aid < len(ACTIONS):
             raise InvalidActionError(f"action id {aid!r} is outside 0..{len(ACTIONS) - 1}")
+        if not self.is_legal_id(aid):
+            raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
         self._apply_id(aid)
 
     def apply_unchecked(self, aid: int) -> None:
@@ -459,8 +451,6 @@ class KKState(State[Action, "KKObservation"]):
         other.round_winner = self.round_winner
         other.losers = self.losers.copy()
         other._current = self._current
-        other._legal = self._legal  # never mutated in place, so sharing is safe
-        other._legal_actions = self._legal_actions
         other._windows = self._windows
         other._start_table = self._start_table
         return other
@@ -488,55 +478,40 @@ class KKState(State[Action, "KKObservation"]):
         if seat is not None and seat != self._current:
             raise NotYourTurnError(f"seat {seat} cannot act: it is seat {self._current}'s turn")
 
-    def _generate(self, with_actions: bool) -> list[int]:
-        """Compute the legal actions: store their ids in ``_legal`` and, ``with_actions``, the
-        shared action objects in ``_legal_actions`` (else None), in the same order.
+    def _generate(self, column: Sequence[_T]) -> list[_T]:
+        """The legal actions as ids (``column`` is :data:`_ALL_IDS`) or as the shared action
+        objects (``column`` is ``ACTIONS``), in the documented order.
 
-        Both lists are built in one pass from the start tables, which hold ids and actions
-        side by side, so :meth:`legal_actions` only copies a list; the id-only callers skip
-        the actions. Returns ``_legal``.
+        One code path serves both, so the two lists cannot disagree.
         """
         phase = self.phase
-        ids: list[int]
-        actions: list[Action] = []
-        if phase == OVER:
-            ids = []
-        elif phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
-            stop = INSERT_BASE + len(self.hands[self._current]) + 1
-            ids = list(range(INSERT_BASE, stop))
-            actions += ACTIONS[INSERT_BASE:stop]
-        else:
-            ids = self._generate_play(actions if with_actions else None)
-        self._legal = ids
-        self._legal_actions = actions if with_actions else None
-        return ids
+        if phase == PLAY:
+            k: Literal[2, 3] = 2 if column is _ALL_IDS else 3
+            return self._generate_play(self._current, k, column)
+        if phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
+            return list(column[INSERT_BASE : INSERT_BASE + len(self.hands[self._current]) + 1])
+        return []
 
-    def _generate_play(self, actions: list[Action] | None) -> list[int]:
-        """The legal ids in phase ``play``; their actions are appended to ``actions`` if given."""
-        seat = self._current
-        hand = self.hands[seat]
+    def _generate_play(self, seat: int, k: Literal[2, 3], column: Sequence[Any]) -> list[Any]:
+        """The legal moves in phase ``play``: the ids (``k`` = 2) or actions (``k`` = 3)."""
         table = self._start_table
-        ids: list[int] = []
+        hand = self.hands[seat]
         cards = hand + _PAD
         key = cards[0] << 4 | cards[1]
-        # The plays starting at an index depend on the index and the three cards from there.
+        out: list[Any] = []
+        # The plays starting at an index depend on the index and the three cards from there;
+        # a start's entry is (top, negated strengths, ids, actions), strongest first.
         if self.act_index == 0:  # the leader may play anything (a hand always has a play)
             for start, card in enumerate(cards[2:]):
                 key = (key << 4 & 0xFFF) | card
-                entry = table[key][start]  # (top, negated strengths, ids, actions)
-                ids += entry[2]
-                if actions is not None:
-                    actions += entry[3]
-            return ids
+                out += table[key][start][k]
+            return out
         neg_best = -self.best
         for start, card in enumerate(cards[2:]):
             key = (key << 4 & 0xFFF) | card
-            entry = table[key][start]  # (top, negated strengths, ids, actions)
+            entry = table[key][start]
             if entry[0] < neg_best:  # something here beats ``best``: a prefix of the list does
-                beating = bisect_left(entry[1], neg_best)
-                ids += entry[2][:beating]
-                if actions is not None:
-                    actions += entry[3][:beating]
+                out += entry[k][: bisect_left(entry[1], neg_best)]
         # A follower who does not beat must take a reserve card (allowed even when they
         # could beat); without reserve cards they concede the deal.
         reserves = self.reserves[seat]
@@ -546,14 +521,53 @@ class KKState(State[Action, "KKObservation"]):
                 if r and card == reserves[0]:
                     continue  # the same card twice: one distinct move
                 base = RESERVE_BASE + r * RESERVE_STRIDE
-                ids.extend(range(base, base + n + 1))
-                if actions is not None:
-                    actions += ACTIONS[base : base + n + 1]
-        elif self.game.options.voluntary_concession or not ids:
-            ids.append(CONCEDE_ID)
-            if actions is not None:
-                actions.append(ACTIONS[CONCEDE_ID])
-        return ids
+                out += column[base : base + n + 1]
+        elif self.game.options.voluntary_concession or not out:
+            out.append(column[CONCEDE_ID])
+        return out
+
+    def _entry_at(self, hand: list[int], start: int) -> StartPlays:
+        """The start table's entry for the plays from ``hand[start]`` (which must exist)."""
+        cards = hand[start : start + 3] + _PAD
+        return self._start_table[cards[0] << 8 | cards[1] << 4 | cards[2]][start]
+
+    def is_legal_id(self, aid: int) -> bool:
+        """Whether the action id ``aid`` (0 to ``NUM_ACTIONS - 1``) is legal now.
+
+        Decides for one action without listing all of them, so :meth:`apply` costs the same
+        however many moves there are; a property test holds it to :meth:`legal_action_ids`.
+        """
+        phase = self.phase
+        seat = self._current
+        hand = self.hands[seat]
+        if phase == DRAW:
+            return INSERT_BASE <= aid <= INSERT_BASE + len(hand)
+        if phase != PLAY:
+            return False
+        if aid < RESERVE_BASE:  # a play: legal if its start's entry lists it and it beats
+            start = aid // PLAYS_PER_START
+            if start >= len(hand):
+                return False
+            cards = hand[start : start + 3] + _PAD
+            entry = self._start_table[cards[0] << 8 | cards[1] << 4 | cards[2]][start]
+            try:
+                k = entry[2].index(aid)
+            except ValueError:
+                return False
+            return self.act_index == 0 or entry[1][k] < -self.best
+        if self.act_index == 0 or INSERT_BASE <= aid < CONCEDE_ID:
+            return False  # a leader only plays; insertions belong to phase draw
+        reserves = self.reserves[seat]
+        if aid == CONCEDE_ID:
+            if reserves:
+                return False
+            if self.game.options.voluntary_concession:
+                return True
+            neg_best = -self.best
+            return not any(self._entry_at(hand, i)[0] < neg_best for i in range(len(hand)))
+        r, position = divmod(aid - RESERVE_BASE, RESERVE_STRIDE)
+        return (r < len(reserves) and position <= len(hand)
+                and not (r and reserves[r] == reserves[0]))
 
     def explain_illegal(self, action: Action) -> str:
         """Why ``action`` is not legal now, and what is allowed instead."""
@@ -645,7 +659,6 @@ class KKState(State[Action, "KKObservation"]):
         seat = self._current
         action = ACTIONS[aid]
         self.history.append(action)
-        self._legal = self._legal_actions = None
         hand = self.hands[seat]
         if type(action) is Play:
             start = action.start
@@ -821,8 +834,6 @@ class KKState(State[Action, "KKObservation"]):
         if out:
             self.losers = out
             self.phase = OVER
-            self._legal = []
-            self._legal_actions = []
             self._log.append(("game_over", None, tuple(out)))
             return
         self.deal += 1
