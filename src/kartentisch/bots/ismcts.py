@@ -42,13 +42,14 @@ from kartentisch.bots.playout import (
     apply_id,
     legal_ids,
     playout,
+    search_candidates,
     search_defaults,
     search_hooks,
 )
 
 FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "widening": 0.0,
                             "max_playout": None, "max_steps": None, "prior": True,
-                            "anchor": None}
+                            "anchor": None, "depth": None}
 
 
 class Node:
@@ -96,6 +97,11 @@ class ISMCTSBot:
         anchor: with a prior, keep the prior's favourite root action unless the most
             visited one has a mean return higher by more than ``anchor`` standard errors.
             ``None`` always plays the most visited action.
+        depth: optional limit on the tree's depth; below it, playouts take over (with
+            ``1`` the search is a bandit over the root actions on sampled worlds).
+
+    A game's ``search_candidates`` hook (see :mod:`kartentisch.bots.playout`) limits the
+    root actions searched; a single candidate is played without search.
     """
 
     name = "ismcts"
@@ -105,7 +111,7 @@ class ISMCTSBot:
                  exploration: float = 0.7,
                  rollout: str | None = None, widening: float | None = None,
                  max_playout: int | None = -1, use_prior: bool | None = None,
-                 anchor: float | None = -1.0):
+                 anchor: float | None = -1.0, depth: int | None = -1):
         cfg = {**FALLBACK, **search_defaults(game, "ismcts")}
         self.game = game
         self.rng = random.Random(seed)
@@ -123,7 +129,9 @@ class ISMCTSBot:
         prior = Prior(game, seed) if (cfg["prior"] if use_prior is None else use_prior) else None
         self.prior = prior if prior is not None and prior.available else None
         self.anchor = cfg["anchor"] if anchor == -1.0 else anchor
+        self.depth: int | None = cfg["depth"] if depth == -1 else depth
         self._root_first: int | None = None
+        self._root_ids: set[int] | None = None
         self._lo = math.inf
         self._hi = -math.inf
         self.last_iterations = 0
@@ -138,11 +146,21 @@ class ISMCTSBot:
             return legal_actions[0]
         game = self.game
         by_id = {game.action_to_id(a): a for a in legal_actions}
+        advised = search_candidates(game, observation, list(by_id))
+        if advised is not None and len(advised) == 1:
+            self.last_iterations = 0
+            return by_id[advised[0]]
+        if advised is not None:
+            by_id = {a: by_id[a] for a in advised}
         favourite = None
         if self.anchor is not None and self.prior is not None:
             favourite = self.prior.favourite(observation, list(by_id))
         self._root_first = favourite
-        root = self.search(observation)
+        self._root_ids = None if advised is None else set(advised)
+        try:
+            root = self.search(observation)
+        finally:
+            self._root_ids = None
         best = max(by_id, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          root.children[a].total if a in root.children else 0.0))
         anchor: float | None = self.anchor
@@ -186,8 +204,13 @@ class ISMCTSBot:
         widening = self.widening
         node = root
         path = [root]
+        depth = self.depth
         while not world.is_terminal():
+            if depth is not None and len(path) > depth:
+                break
             ids = legal_ids(game, world)
+            if node is root and self._root_ids is not None:
+                ids = [a for a in ids if a in self._root_ids]
             children = node.children
             untried = [a for a in ids if a not in children]
             allowed = True

@@ -26,6 +26,7 @@ from kartentisch.bots.playout import (
     RolloutPolicy,
     apply_id,
     playout,
+    search_candidates,
     search_defaults,
     search_hooks,
 )
@@ -90,6 +91,12 @@ class PIMCBot:
         if len(legal_actions) == 1:
             self.last_iterations = 0
             return legal_actions[0]
+        game = self.game
+        advised = search_candidates(game, observation,
+                                    [game.action_to_id(a) for a in legal_actions])
+        if advised is not None and len(advised) == 1:
+            self.last_iterations = 0
+            return game.action_from_id(advised[0])
         means = self.evaluate(observation, legal_actions)
         best = max(range(len(legal_actions)), key=lambda i: means[i])
         if self.anchor is not None and self._favourite is not None:
@@ -98,7 +105,8 @@ class PIMCBot:
                                            strict=True)]
             n = len(diffs)
             mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
+            # Two worlds say nothing about the spread: keep the favourite below three.
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 2 else math.inf
             if mean <= self.anchor * math.sqrt(var / n):
                 best = favourite
         return legal_actions[best]
@@ -108,7 +116,7 @@ class PIMCBot:
         game = self.game
         seat = observation.seat
         all_ids = [game.action_to_id(a) for a in legal_actions]
-        ids = all_ids
+        ids = search_candidates(game, observation, all_ids) or all_ids
         self._favourite = None
         if self.prior is not None:
             if self.prior.can_order and self.candidates and len(ids) > self.candidates:

@@ -14,6 +14,13 @@ instance (looked up with ``getattr``, so the core protocol is unchanged):
     A playout stops as soon as this key differs from its value where the playout started
     (for example the deal number: "play until the current deal ends") and the state is then
     scored with ``evaluate``.
+``search_candidates(observation, ids) -> list[int] | None``
+    The legal action ids worth searching, best first (``None``: no advice). A single
+    candidate is played without any search: the game trusts its heuristic there.
+``rollout_action(state, ids, rng) -> int``
+    The heuristic's move on a world, chosen straight from the state (the world is the
+    searcher's own fiction), for ``"heuristic"`` rollouts that would otherwise build an
+    observation and action objects for every move.
 
 Without ``evaluate`` a playout runs to the end of the game.
 
@@ -75,7 +82,7 @@ def search_hooks(game: Any) -> SearchHooks:
 class RolloutPolicy:
     """Chooses actions during playouts: uniformly random, or a bot's choice on the world."""
 
-    __slots__ = ("_bots", "_factory", "game", "kind", "rng", "steps")
+    __slots__ = ("_bots", "_factory", "_fast", "game", "kind", "rng", "steps")
 
     def __init__(self, game: Any, kind: str, rng: random.Random,
                  factory: Callable[[Any, int], Bot] | None = None):
@@ -86,6 +93,8 @@ class RolloutPolicy:
         self.rng = rng
         self._factory = factory
         self._bots: dict[int, Bot] = {}
+        self._fast: Callable[[Any, Sequence[int], random.Random], int] | None = (
+            getattr(game, "rollout_action", None) if factory is None else None)
         self.steps = 0
         """Actions chosen so far (search bots budget their work with it)."""
 
@@ -106,6 +115,8 @@ class RolloutPolicy:
         self.steps += 1
         if self.kind == "random" or len(ids) == 1:
             return ids[self.rng.randrange(len(ids))]
+        if self._fast is not None:
+            return self._fast(state, ids, self.rng)
         seat = state.current_player
         game = self.game
         actions = [game.action_from_id(i) for i in ids]
@@ -195,6 +206,15 @@ def playout(game: Any, state: Any, policy: RolloutPolicy, hooks: SearchHooks,
         return list(state.returns())
     assert evaluate is not None
     return evaluate(state)
+
+
+def search_candidates(game: Any, observation: Any, ids: Sequence[int]) -> list[int] | None:
+    """The game's advice on which of ``ids`` to search (see ``search_candidates`` above)."""
+    hook = getattr(game, "search_candidates", None)
+    if hook is None:
+        return None
+    advised: list[int] | None = hook(observation, list(ids))
+    return advised or None
 
 
 def utility_scale(game: Any) -> tuple[float, float]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -15,7 +15,7 @@ from kartentisch.core.errors import (
 )
 from kartentisch.core.protocol import Game, GameSpec
 from kartentisch.games.krass_kariert import actions as acts
-from kartentisch.games.krass_kariert import search
+from kartentisch.games.krass_kariert import rollout, search
 from kartentisch.games.krass_kariert.cards import X, card_name
 from kartentisch.games.krass_kariert.observation import KKObservation
 from kartentisch.games.krass_kariert.observation import sample_world as _sample_world
@@ -155,3 +155,11 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
     def evaluate(self, state: KKState) -> list[float]:
         """Expected returns from the chips (see :func:`search.evaluate`)."""
         return search.evaluate(state)
+
+    def search_candidates(self, observation: KKObservation, ids: list[int]) -> list[int]:
+        """The moves the search bots compare (see :func:`search.search_candidates`)."""
+        return search.search_candidates(observation, ids, self.options.x_with_x)
+
+    def rollout_action(self, state: KKState, ids: Sequence[int], rng: random.Random) -> int:
+        """The heuristic's move on a search world, read straight from the state (fast)."""
+        return rollout.heuristic_action(state, ids, rng)
