@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -14,7 +14,10 @@ from kartentisch.games.krumme20.cards import DECKS
 from kartentisch.games.krumme20.observation import K20Observation
 from kartentisch.games.krumme20.observation import sample_world as _sample_world
 from kartentisch.games.krumme20.position import state_from_json
+from kartentisch.games.krumme20.rollout import rollout_action as _rollout_action
 from kartentisch.games.krumme20.search import SEARCH_DEFAULTS
+from kartentisch.games.krumme20.search import evaluate as _evaluate
+from kartentisch.games.krumme20.search import search_candidates as _search_candidates
 from kartentisch.games.krumme20.state import K20State
 
 
@@ -102,3 +105,15 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
 
     def state_from_json(self, document: Mapping[str, Any]) -> K20State:
         return state_from_json(document)
+
+    def evaluate(self, state: K20State) -> list[float]:
+        """Expected returns of ``state`` for search playouts cut short (see ``search``)."""
+        return _evaluate(state)
+
+    def rollout_action(self, state: K20State, ids: Sequence[int], rng: random.Random) -> int:
+        """The search playouts' fast heuristic-like policy (rollout ``"game"``)."""
+        return _rollout_action(state, ids, rng)
+
+    def search_candidates(self, observation: K20Observation, ids: list[int]) -> list[int] | None:
+        """The actions worth a search (``None``: all); see ``search.TRUSTED_PHASES``."""
+        return _search_candidates(self, observation, ids)
