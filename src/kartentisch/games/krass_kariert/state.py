@@ -11,11 +11,12 @@ below name the rule each branch implements.
 
 from __future__ import annotations
 
-import random
+import hashlib
 import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypeVar
 
 from kartentisch.core.errors import (
@@ -73,7 +74,6 @@ __all__ = [
     "PLAY",
     "Act",
     "KKState",
-    "deal_rng",
     "describe_strength",
     "make_event",
     "shuffled_deck",
@@ -93,22 +93,23 @@ class Act(NamedTuple):
     """First hand index played from, or the index a reserve card went to."""
 
 
-def deal_rng(seed: int, deal: int) -> random.Random:
-    """The generator for one deal's shuffle, derived from the game seed alone."""
-    return random.Random(f"krass-kariert/{seed}/{deal}")
-
-
 def shuffled_deck(seed: int, deal: int) -> list[int]:
     """The 54 cards in the order dealt in deal number ``deal`` (from 0) of game ``seed``.
 
-    Each card gets a random 64-bit key from :func:`deal_rng` and the deck is sorted by key:
-    a uniform shuffle (ties have probability below 1e-16 and are broken by deck order) that
-    runs in C, and the same on every platform.
+    Each card gets a 64-bit key from SHAKE-128 of the game seed and the deal number (an
+    extendable-output hash, so the keys are uniform and independent) and the deck is sorted
+    by key: a uniform shuffle (ties have probability below 1e-16 and are broken by deck
+    order) that runs in C, needs no generator state, and is the same on every platform.
     """
-    keys = array("Q", deal_rng(seed, deal).randbytes(8 * len(DECK)))
+    stream = hashlib.shake_128(f"krass-kariert/{seed}/{deal}".encode()).digest(8 * len(DECK))
+    keys = array("Q", stream)
     if sys.byteorder == "big":
         keys.byteswap()  # the bytes are read as little-endian everywhere
-    return list(map(DECK.__getitem__, sorted(range(len(DECK)), key=keys.__getitem__)))
+    order = sorted(_DECK_INDEXES, key=keys.__getitem__)
+    return list(itemgetter(*order)(DECK))
+
+
+_DECK_INDEXES: Final = range(len(DECK))
 
 
 # --------------------------------------------------------------------- legal play generation
@@ -180,10 +181,11 @@ def _start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
 
 
 LogEntry = tuple[str, int | None, Any]
-"""An event as recorded on the hot path: (kind, seat, raw payload); see :func:`make_event`."""
+"""An event as recorded on the hot path: (kind, seat, raw payload) or, for the acts of a
+round, the :class:`Act` itself; see :func:`make_event`."""
 
 
-def make_event(entry: LogEntry) -> Event:
+def make_event(entry: LogEntry | Act) -> Event:
     """The public :class:`Event` for a log entry (card values drawn are ``private``).
 
     Kinds and their data: ``deal_start`` {deal}, ``round_start`` {round}, ``combination``
@@ -192,23 +194,12 @@ def make_event(entry: LogEntry) -> Event:
     {position} private {card}, ``out``, ``concede``, ``chip_lost`` {chips}, ``no_chip``,
     ``deal_end`` {losers}, ``game_over`` {losers}. Positions count from 0.
     """
+    if isinstance(entry, Act):
+        return _act_event(entry)
     kind, seat, raw = entry
     data: dict[str, Any]
     private: dict[str, Any] | None = None
-    if kind == "combination":
-        cards, xs, value, start = raw
-        data = {
-            "cards": [card_name(c) for c in cards],
-            "x_values": list(xs),
-            "kind": KIND_KEYS[kind_of(value)],
-            "high": high_of(value),
-            "position": start,
-        }
-    elif kind in ("stopp", "nachzieh"):
-        data = {"position": raw}
-    elif kind == "reserve":
-        data = {"card": card_name(raw[0]), "position": raw[1]}
-    elif kind == "insert":
+    if kind == "insert":
         data, private = {"position": raw[0]}, {"card": card_name(raw[1])}
     elif kind == "draw":
         data, private = {"left": raw[0]}, {"card": card_name(raw[1])}
@@ -219,6 +210,24 @@ def make_event(entry: LogEntry) -> Event:
     else:
         data = {_EVENT_FIELD[kind]: raw}
     return Event(kind, seat, data, private)
+
+
+def _act_event(act: Act) -> Event:
+    """The event of a combination, Stopp, Nachzieh or reserve card (an act of the round)."""
+    data: dict[str, Any]
+    if act.kind == "combination":
+        data = {
+            "cards": [card_name(c) for c in act.cards],
+            "x_values": list(act.x_values),
+            "kind": KIND_KEYS[kind_of(act.strength)],
+            "high": high_of(act.strength),
+            "position": act.position,
+        }
+    elif act.kind == "reserve":
+        data = {"card": card_name(act.cards[0]), "position": act.position}
+    else:  # stopp, nachzieh
+        data = {"position": act.position}
+    return Event(act.kind, act.seat, data)
 
 
 _EVENT_FIELD: Final = {
@@ -280,7 +289,7 @@ class KKState(State[Action, "KKObservation"]):
         self.game = game
         self.seed = seed
         self.history: list[Action] = []
-        self._log: list[LogEntry] = []
+        self._log: list[LogEntry | Act] = []
         self._events: list[Event] = []
         n = game.players
         self.chips: list[int] = [game.starting_chips] * n
@@ -660,6 +669,10 @@ class KKState(State[Action, "KKObservation"]):
         action = ACTIONS[aid]
         self.history.append(action)
         hand = self.hands[seat]
+        # One record per act serves the round so far and the event log (see make_event).
+        # (``tuple.__new__(Act, ...)`` builds an Act without the named tuple's slower
+        # Python-level ``__new__``.)
+        act: Act
         if type(action) is Play:
             start = action.start
             end = start + action.length
@@ -667,43 +680,29 @@ class KKState(State[Action, "KKObservation"]):
             del hand[start:end]
             del self.known[seat][start:end]
             self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
-            # (``tuple.__new__(Act, ...)`` builds an Act without the named tuple's slower
-            # Python-level ``__new__``.)
             first = cards[0]
             if first == STOPP:  # ends the round at once; the Stopp player wins it
-                self.round_acts.append(
-                    tuple.__new__(Act, (seat, "stopp", cards, (), NO_COMBINATION, start))
-                )
-                self._log.append(("stopp", seat, start))
+                act = tuple.__new__(Act, (seat, "stopp", cards, (), NO_COMBINATION, start))
+                self.round_acts.append(act)
+                self._log.append(act)
                 self.act_index += 1
                 self._end_round(seat)
                 return
             if first == NACHZIEH:  # does not change what must be beaten
                 self.nachzieh_played += 1
-                self.round_acts.append(
-                    tuple.__new__(Act, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
-                )
-                self._log.append(("nachzieh", seat, start))
+                act = tuple.__new__(Act, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
             else:
                 xs = action.x_values
                 value = self._windows[cards][xs]
                 self.best = value
                 self.best_seat = seat
-                self.round_acts.append(
-                    tuple.__new__(Act, (seat, "combination", cards, xs, value, start))
-                )
-                self._log.append(("combination", seat, (cards, xs, value, start)))
-            self._next_turn()
+                act = tuple.__new__(Act, (seat, "combination", cards, xs, value, start))
         elif type(action) is TakeReserve:
             card = self.reserves[seat].pop(action.reserve)
             position = action.position
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
-            self.round_acts.append(
-                tuple.__new__(Act, (seat, "reserve", (card,), (), NO_COMBINATION, position))
-            )
-            self._log.append(("reserve", seat, (card, position)))
-            self._next_turn()
+            act = tuple.__new__(Act, (seat, "reserve", (card,), (), NO_COMBINATION, position))
         elif type(action) is InsertDrawn:
             drawn = self.pending
             if drawn is None:  # only reachable through apply_unchecked misuse
@@ -717,18 +716,21 @@ class KKState(State[Action, "KKObservation"]):
                 self._draw_one()
             else:
                 self._finish_round()
+            return
         else:  # a follower without reserve cards gives up the deal
             self._log.append(("concede", seat, None))
             self._end_deal([seat])
-
-    def _next_turn(self) -> None:
-        self.act_index += 1
-        if self.act_index >= len(self.participants):
+            return
+        # A combination, a Nachzieh or a reserve card: the next participant acts.
+        self.round_acts.append(act)
+        self._log.append(act)
+        index = self.act_index = self.act_index + 1
+        if index < len(self.participants):
+            self._current = self.participants[index]
+        else:
             # Everyone acted: the highest combination wins; with none, the leader (who led
             # Nachzieh) wins.
             self._end_round(self.best_seat if self.best_seat >= 0 else self.leader)
-        else:
-            self._current = self.participants[self.act_index]
 
     def _end_round(self, winner: int) -> None:
         self.round_winner = winner
