@@ -49,8 +49,11 @@ _BOTS: dict[bool, HeuristicBot] = {}
 
 
 def _bot(state: KKState) -> HeuristicBot:
-    """A reusable heuristic for the state's game options (it keeps no state between moves
-    that matters: only a cache of the last hand's costs)."""
+    """A reusable heuristic for the state's game options.
+
+    The bot keeps nothing between moves that changes its choice (only a cache of the last
+    hand's costs), so one instance serves every seat and every search.
+    """
     x_with_x = bool(state.game.options.x_with_x)
     bot = _BOTS.get(x_with_x)
     if bot is None:
@@ -59,7 +62,7 @@ def _bot(state: KKState) -> HeuristicBot:
 
 
 _MEMO: dict[tuple[object, ...], tuple[int, ...]] = {}
-_MEMO_LIMIT = 1 << 18
+_MEMO_LIMIT = 1 << 16
 """Decisions remembered (the heuristic's tied-best ids per situation), cleared when full."""
 
 
@@ -67,17 +70,18 @@ def heuristic_action(state: KKState, ids: Sequence[int], rng: random.Random) -> 
     """The heuristic's move (an id among the legal ``ids``) for the player to act.
 
     ``rng`` breaks the heuristic's ties, as the bot's own generator would. The heuristic's
-    choice depends only on the acting seat's hand, drawn card and reserves, the legal moves,
-    whether it leads or acts last, and the Nachzieh count, so the tied-best moves of each such
-    situation are remembered: a search meets the same situations again and again.
+    choice depends only on the game's ``x_with_x`` option, the acting seat's hand, drawn card
+    and reserves, the legal moves, whether it leads or acts last, and the Nachzieh count, so
+    the tied-best moves of each such situation are remembered: a search meets the same
+    situations again and again (the moves stay exactly the heuristic's).
     """
     if len(ids) == 1:
         return ids[0]
     seat = state.current_player
     hand = tuple(state.hands[seat])
     act_index = state.act_index
-    key = (hand, state.pending if state.round_winner == seat else None,
-           tuple(state.reserves[seat]), act_index == 0,
+    pending = state.pending if state.round_winner == seat else None
+    key = (state.game.options.x_with_x, hand, pending, tuple(state.reserves[seat]), act_index == 0,
            act_index == len(state.participants) - 1, state.nachzieh_played, tuple(ids))
     best = _MEMO.get(key)
     if best is None:
