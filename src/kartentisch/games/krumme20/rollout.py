@@ -30,19 +30,27 @@ from kartentisch.games.krumme20.actions import (
     TakeDiscard,
     TakeDraw,
 )
-from kartentisch.games.krumme20.cards import pair_counts
+from kartentisch.games.krumme20.cards import DECKS, pair_counts
 from kartentisch.games.krumme20.heuristic import ACTION_BONUS, FOUL_COST, REACH_COST, SCORE_BONUS
 
 if TYPE_CHECKING:
     from kartentisch.games.krumme20.state import K20State
 
+def _pair_table(deck: str) -> list[int]:
+    """The deck's count of each pair type, indexed ``6 * low + high``."""
+    table = [0] * 36
+    for (a, b), k in pair_counts(deck).items():
+        table[6 * a + b] = k
+    return table
+
+
+_DECK_PAIRS: Final[dict[str, list[int]]] = {deck: _pair_table(deck) for deck in DECKS}
+
+
 def remaining_pairs(state: K20State, seat: int) -> list[int]:
     """How many cards of each pair type (index ``6 * low + high``) ``seat`` has not seen
     with both sides, like the heuristic's bookkeeping (partial knowledge ignored)."""
-    counts = pair_counts(state.game.options.deck)
-    rem = [0] * 36
-    for (a, b), k in counts.items():
-        rem[6 * a + b] = k
+    rem = _DECK_PAIRS[state.game.options.deck].copy()
     bit = 1 << seat
     face, back, kup, kdown = state.face, state.back, state.kup, state.kdown
     for c in range(len(face)):
