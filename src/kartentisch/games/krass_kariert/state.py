@@ -115,14 +115,18 @@ _DECK_INDEXES: Final = range(len(DECK))
 # --------------------------------------------------------------------- legal play generation
 # The plays starting at one hand index depend only on that index and the (up to) three cards
 # from there on. ``_start_plays`` lists them once, strongest first, so that the plays which beat
-# a given strength are a prefix found by bisection. The tables fill lazily and are shared.
+# a given strength are a prefix whose length is looked up. The tables fill lazily and are shared.
 
 _ALWAYS: Final = 1 << 10
 """Strength given to Stopp and Nachzieh in the tables: playable whatever lies in the round."""
 
-StartPlays = tuple[int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
-"""(the strongest play's negated strength, negated strengths in increasing order, the play
-ids in the same order, the shared action objects of those ids)."""
+StartPlays = tuple[tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
+"""(beating counts, the play ids strongest first, the shared action objects of those ids).
+``beating[best + 1]`` is how many of the plays beat a combination of strength ``best``
+(``NO_COMBINATION`` included), so the legal ones are a prefix of length beating[best + 1]."""
+
+_STRENGTHS: Final = range(NO_COMBINATION, 5 * 16)
+"""Every strength a round's best combination can have (see :func:`cards.strength`)."""
 
 
 class _StartTable(dict[int, tuple[StartPlays, ...]]):
@@ -172,11 +176,12 @@ def _start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
         for declared, value in windows[window].items():
             entries.append((-value, play_id(0, length, declared)))
     entries.sort()
-    negated = tuple(e[0] for e in entries)
+    negated = [e[0] for e in entries]  # increasing: the plays stronger than ``best`` lead
+    beating = tuple(bisect_left(negated, -best) for best in _STRENGTHS)
     plays: list[StartPlays] = []
     for start in range(MAX_HAND):
         ids = tuple(start * PLAYS_PER_START + e[1] for e in entries)
-        plays.append((negated[0], negated, ids, tuple(map(ACTIONS.__getitem__, ids))))
+        plays.append((beating, ids, tuple(map(ACTIONS.__getitem__, ids))))
     return tuple(plays)
 
 
@@ -373,14 +378,14 @@ class KKState(State[Action, "KKObservation"]):
         positions from the front.
         """
         if self.phase == PLAY:
-            return self._generate_play(self._current, 2, _ALL_IDS)
+            return self._generate_play(self._current, 1, _ALL_IDS)
         return self._generate(_ALL_IDS)
 
     def legal_actions(self) -> list[Action]:
         # Made afresh on every call (cheaper than keeping them): ``apply`` checks one action
         # with :meth:`_is_legal` and never needs the whole list.
         if self.phase == PLAY:
-            return self._generate_play(self._current, 3, ACTIONS)
+            return self._generate_play(self._current, 2, ACTIONS)
         return self._generate(ACTIONS)
 
     def apply(self, action: Action, *, seat: Seat | None = None) -> None:
@@ -495,32 +500,33 @@ class KKState(State[Action, "KKObservation"]):
         """
         phase = self.phase
         if phase == PLAY:
-            k: Literal[2, 3] = 2 if column is _ALL_IDS else 3
+            k: Literal[1, 2] = 1 if column is _ALL_IDS else 2
             return self._generate_play(self._current, k, column)
         if phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
             return list(column[INSERT_BASE : INSERT_BASE + len(self.hands[self._current]) + 1])
         return []
 
-    def _generate_play(self, seat: int, k: Literal[2, 3], column: Sequence[Any]) -> list[Any]:
-        """The legal moves in phase ``play``: the ids (``k`` = 2) or actions (``k`` = 3)."""
+    def _generate_play(self, seat: int, k: Literal[1, 2], column: Sequence[Any]) -> list[Any]:
+        """The legal moves in phase ``play``: the ids (``k`` = 1) or actions (``k`` = 2)."""
         table = self._start_table
         hand = self.hands[seat]
         cards = hand + _PAD
         key = cards[0] << 4 | cards[1]
         out: list[Any] = []
         # The plays starting at an index depend on the index and the three cards from there;
-        # a start's entry is (top, negated strengths, ids, actions), strongest first.
+        # a start's entry is (beating counts, ids, actions), strongest first.
         if self.act_index == 0:  # the leader may play anything (a hand always has a play)
             for start, card in enumerate(cards[2:]):
                 key = (key << 4 & 0xFFF) | card
                 out += table[key][start][k]
             return out
-        neg_best = -self.best
+        rank = self.best + 1
         for start, card in enumerate(cards[2:]):
             key = (key << 4 & 0xFFF) | card
             entry = table[key][start]
-            if entry[0] < neg_best:  # something here beats ``best``: a prefix of the list does
-                out += entry[k][: bisect_left(entry[1], neg_best)]
+            beating = entry[0][rank]
+            if beating:  # the strongest ``beating`` plays here beat the round's best
+                out += entry[k][:beating]
         # A follower who does not beat must take a reserve card (allowed even when they
         # could beat); without reserve cards they concede the deal.
         reserves = self.reserves[seat]
@@ -560,10 +566,10 @@ class KKState(State[Action, "KKObservation"]):
             cards = hand[start : start + 3] + _PAD
             entry = self._start_table[cards[0] << 8 | cards[1] << 4 | cards[2]][start]
             try:
-                k = entry[2].index(aid)
+                k = entry[1].index(aid)
             except ValueError:
                 return False
-            return self.act_index == 0 or entry[1][k] < -self.best
+            return self.act_index == 0 or k < entry[0][self.best + 1]
         if self.act_index == 0 or INSERT_BASE <= aid < CONCEDE_ID:
             return False  # a leader only plays; insertions belong to phase draw
         reserves = self.reserves[seat]
@@ -572,8 +578,8 @@ class KKState(State[Action, "KKObservation"]):
                 return False
             if self.game.options.voluntary_concession:
                 return True
-            neg_best = -self.best
-            return not any(self._entry_at(hand, i)[0] < neg_best for i in range(len(hand)))
+            rank = self.best + 1
+            return not any(self._entry_at(hand, i)[0][rank] for i in range(len(hand)))
         r, position = divmod(aid - RESERVE_BASE, RESERVE_STRIDE)
         return (r < len(reserves) and position <= len(hand)
                 and not (r and reserves[r] == reserves[0]))
