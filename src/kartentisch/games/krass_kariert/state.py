@@ -154,6 +154,11 @@ _ALL_IDS: Final = tuple(range(len(ACTIONS)))
 
 _T = TypeVar("_T")
 
+_ROUND_ORDER: Final = {
+    n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in (3, 4, 5)
+}
+"""Per player count and leader, the seats in playing order from the leader."""
+
 _PAD: Final = [0, 0]
 """Appended to a hand so that the last starts see "no card" (0) after them."""
 
@@ -764,9 +769,9 @@ class KKState(State[Action, "KKObservation"]):
             if not hands[s]:  # no hand card left (reserves do not count): out of the deal
                 self.in_deal[s] = False
                 self._log.append(("out", s, None))
-        holders = [s for s in range(self.game.players) if self.in_deal[s]]
-        if len(holders) == 1:  # the last player holding cards loses a chip
-            self._end_deal(holders)
+        holders = self.in_deal.count(True)
+        if holders == 1:  # the last player holding cards loses a chip
+            self._end_deal([self.in_deal.index(True)])
         elif not holders:  # all played out together: all but the round's winner lose a chip
             self._end_deal([s for s in self.participants if s != winner])
         else:
@@ -797,10 +802,9 @@ class KKState(State[Action, "KKObservation"]):
         raise RuntimeError("no player left to lead")  # pragma: no cover - unreachable
 
     def _start_round(self, leader: int) -> None:
-        n = self.game.players
         self.leader = leader
         in_deal = self.in_deal
-        self.participants = [s for s in ((leader + i) % n for i in range(n)) if in_deal[s]]
+        self.participants = [s for s in _ROUND_ORDER[len(in_deal)][leader] if in_deal[s]]
         self.act_index = 0
         self.round_acts = []
         self.best = NO_COMBINATION
