@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kartentisch.arena.pool import worker_pool
 from kartentisch.arena.schedule import entrant_labels, parse_lineup, schedule
 from kartentisch.arena.stats import BotStats, Ratings, outcome_flags
 from kartentisch.bots.playout import parse_params
@@ -176,11 +177,8 @@ def _run_local(tasks: Sequence[GameTask], workers: int) -> Iterator[list[GameOut
         for task in tasks:
             yield [play_game(task)]
         return
-    import multiprocessing
-
     size = max(1, min(8, len(tasks) // (workers * 8)))
-    ctx = multiprocessing.get_context("forkserver")
-    with ctx.Pool(workers) as pool:
+    with worker_pool(workers, "forkserver") as pool:
         yield from pool.imap_unordered(_play_chunk, _chunks(tasks, size))
 
 

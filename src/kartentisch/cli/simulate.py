@@ -12,10 +12,11 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
+from kartentisch.arena.pool import worker_pool
 from kartentisch.arena.stats import wilson_interval
 from kartentisch.bots import make_bot
 from kartentisch.cli.presenters import load_presenter
@@ -183,15 +184,11 @@ def run_simulation(config: SimulationConfig, games: int, *, workers: int = 1,
     else:
         size = max(1, min(64, games // (workers * 8)))
         chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        fork = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        with worker_pool(workers, fork) as pool:
             # Workers are forked; callers should show progress without a refresh thread
             # (rich: ``Progress(auto_refresh=False)``), as the ``simulate`` command does.
-            futures: list[Future[list[GameOutcome]]] = [
-                pool.submit(play_games, config, chunk) for chunk in chunks]
-            for future in as_completed(futures):
-                done = future.result()
+            for done in pool.imap_unordered(partial(play_games, config), chunks):
                 outcomes.extend(done)
                 if on_progress is not None:
                     on_progress(len(done))
