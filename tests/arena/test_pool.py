@@ -54,7 +54,8 @@ def _alive(pids: set[int]) -> set[int]:
 @pytest.mark.parametrize("command", [
     ["arena", "krass-kariert", "--bots", "random*4", "--games", "1000000", "--workers", "2",
      "--no-progress"],
-    ["simulate", "krass-kariert", "--bots", "random,random,random,random", "--games", "1000000", "--workers", "2"],
+    ["simulate", "krass-kariert", "--bots", "random,random,random,random", "--games", "1000000",
+     "--workers", "2"],
 ])
 def test_sigterm_stops_the_workers(command: list[str], tmp_path: Path) -> None:
     assert Path("/proc/self/stat").exists(), "this test reads the process tree from /proc"

@@ -408,8 +408,9 @@ class KKState(State[Action, "KKObservation"]):
         """
         if self.phase == OVER or seat is not None:
             self._check_turn(seat)
-        aid = _ID_OF_SHARED.get(id(action))
-        if aid is None:  # not one of the shared objects: an equal one, or something wrong
+        try:
+            aid = _ID_OF_SHARED[id(action)]
+        except KeyError:  # not one of the shared objects: an equal one, or something wrong
             try:
                 aid = _ID_OF[action]
             except (KeyError, TypeError):
