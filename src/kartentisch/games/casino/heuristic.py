@@ -43,6 +43,17 @@ def card_points(card: int) -> float:
     return points
 
 
+
+def chance_held(k: int, others_hold: int, n_unseen: int) -> float:
+    """Rough chance that the other hands (``others_hold`` cards in all) hold one of ``k``
+    unseen cards of some value, drawing without replacement from ``n_unseen`` cards."""
+    if not k or not others_hold:
+        return 0.0
+    miss = 1.0
+    for i in range(min(others_hold, n_unseen)):
+        miss *= max(0.0, 1 - k / max(n_unseen - i, 1))
+    return 1 - miss
+
 class HeuristicBot:
     """Greedy Casino bot (see the module docstring)."""
 
@@ -66,13 +77,7 @@ class HeuristicBot:
 
         def chance_opponent_has(value: int) -> float:
             """Rough chance that some opponent holds a card of ``value``."""
-            k = unseen_values.count(value)
-            if not k or not others_hold:
-                return 0.0
-            miss = 1.0
-            for i in range(min(others_hold, n_unseen)):
-                miss *= max(0.0, 1 - k / max(n_unseen - i, 1))
-            return 1 - miss
+            return chance_held(unseen_values.count(value), others_hold, n_unseen)
 
         best: list[Action] = []
         best_score = float("-inf")

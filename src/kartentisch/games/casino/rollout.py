@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from kartentisch.games.casino.actions import Action, Build, Capture
 from kartentisch.games.casino.cards import VALUES, rank_of
-from kartentisch.games.casino.heuristic import card_points
+from kartentisch.games.casino.heuristic import card_points, chance_held
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
@@ -63,7 +63,7 @@ def heuristic_scores(state: CasinoState, actions: Sequence[Action]) -> list[floa
             if action.merged:
                 gain += sum(points[c] for c in builds[action.value].cards)
             mine = action.raised and builds[action.raised].owner == seat
-            risk = _chance_held(unseen_values.count(action.value), others_hold, n_unseen)
+            risk = chance_held(unseen_values.count(action.value), others_hold, n_unseen)
             score = gain * (1 - 0.7 * risk) + (0.0 if mine else 0.2) - 0.3
         else:
             v = VALUES[card]
@@ -79,16 +79,6 @@ def heuristic_scores(state: CasinoState, actions: Sequence[Action]) -> list[floa
             score = -points[card] * (0.6 + danger) - 0.3 * danger - 0.5
         out.append(score)
     return out
-
-
-def _chance_held(k: int, others_hold: int, n_unseen: int) -> float:
-    """Rough chance that the other hands hold one of ``k`` unseen cards (as the heuristic)."""
-    if not k or not others_hold:
-        return 0.0
-    miss = 1.0
-    for i in range(min(others_hold, n_unseen)):
-        miss *= max(0.0, 1 - k / max(n_unseen - i, 1))
-    return 1 - miss
 
 
 def rollout_action(state: CasinoState, ids: Sequence[int], rng: random.Random) -> int:
