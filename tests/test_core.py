@@ -1,6 +1,10 @@
 """Core protocol pieces that no single game owns."""
 
+import pytest
+
+from kartentisch.core.errors import InvalidRecordError
 from kartentisch.core.protocol import Event
+from kartentisch.core.records import RECORD_FORMAT, GameRecord
 
 
 def test_event_json_keeps_kind_and_hides_private_details() -> None:
@@ -10,3 +14,13 @@ def test_event_json_keeps_kind_and_hides_private_details() -> None:
     assert event.for_seat(2).to_json()["data"] == {"kind": "pair", "high": 5, "card": "7"}
     assert event.for_seat(1).to_json()["data"] == {"kind": "pair", "high": 5}
     assert event.for_seat(None).private is None
+
+
+def test_records_of_the_earlier_format_are_refused_not_misread() -> None:
+    """Format 1 records were dealt with the earlier Krass Kariert shuffle: the same seed now
+    deals other cards, so replaying them would show another game."""
+    old = {"format": "kartentisch-record/1", "game": "krass-kariert", "players": 4,
+           "seed": 1, "actions": []}
+    with pytest.raises(InvalidRecordError, match="kartentisch-record/1"):
+        GameRecord.from_json(old)
+    assert GameRecord.from_json({**old, "format": RECORD_FORMAT}).seed == 1

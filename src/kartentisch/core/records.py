@@ -12,7 +12,9 @@ from kartentisch.core.errors import InvalidRecordError, KartentischError
 from kartentisch.core.protocol import JSON, Game, State
 from kartentisch.core.registry import load_game
 
-RECORD_FORMAT = "kartentisch-record/1"
+RECORD_FORMAT = "kartentisch-record/2"
+"""Raised whenever the same seed would deal differently: format 1 records were dealt with the
+earlier Krass Kariert shuffle and would replay other deals, so they are refused, not misread."""
 
 
 @dataclass(slots=True)
