@@ -384,14 +384,14 @@ class KKState(State[Action, "KKObservation"]):
         """
         if self.phase == PLAY:
             return self._generate_play(self._current, 1, _ALL_IDS)
-        return self._generate(_ALL_IDS)
+        return self._generate_outside_play(_ALL_IDS)
 
     def legal_actions(self) -> list[Action]:
         # Made afresh on every call (cheaper than keeping them): ``apply`` checks one action
-        # with :meth:`_is_legal` and never needs the whole list.
+        # with :meth:`is_legal_id` and never needs the whole list.
         if self.phase == PLAY:
             return self._generate_play(self._current, 2, ACTIONS)
-        return self._generate(ACTIONS)
+        return self._generate_outside_play(ACTIONS)
 
     def apply(self, action: Action, *, seat: Seat | None = None) -> None:
         """Play ``action`` for the current player.
@@ -498,17 +498,14 @@ class KKState(State[Action, "KKObservation"]):
         if seat is not None and seat != self._current:
             raise NotYourTurnError(f"seat {seat} cannot act: it is seat {self._current}'s turn")
 
-    def _generate(self, column: Sequence[_T]) -> list[_T]:
-        """The legal actions as ids (``column`` is :data:`_ALL_IDS`) or as the shared action
-        objects (``column`` is ``ACTIONS``), in the documented order.
+    def _generate_outside_play(self, column: Sequence[_T]) -> list[_T]:
+        """The legal actions in phases ``draw`` and ``over``, as ids (``column`` is
+        :data:`_ALL_IDS`) or as the shared action objects (``column`` is ``ACTIONS``).
 
-        One code path serves both, so the two lists cannot disagree.
+        Here and in :meth:`_generate_play` one code path serves both, so the two lists
+        cannot disagree.
         """
-        phase = self.phase
-        if phase == PLAY:
-            k: Literal[1, 2] = 1 if column is _ALL_IDS else 2
-            return self._generate_play(self._current, k, column)
-        if phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
+        if self.phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
             return list(column[INSERT_BASE : INSERT_BASE + len(self.hands[self._current]) + 1])
         return []
 
@@ -569,8 +566,7 @@ class KKState(State[Action, "KKObservation"]):
             start = aid // PLAYS_PER_START
             if start >= len(hand):
                 return False
-            cards = hand[start : start + 3] + _PAD
-            entry = self._start_table[cards[0] << 8 | cards[1] << 4 | cards[2]][start]
+            entry = self._entry_at(hand, start)
             try:
                 k = entry[1].index(aid)
             except ValueError:
