@@ -7,8 +7,11 @@ from kartentisch.core.errors import (
     InvalidOptionsError,
     InvalidPositionError,
     InvalidRecordError,
+    InvalidSeatError,
+    InvalidSeedError,
     KartentischError,
     NotYourTurnError,
+    UnknownGameError,
 )
 from kartentisch.core.protocol import TERMINAL, Event, Game, GameSpec, State
 from kartentisch.core.records import GameRecord
@@ -26,8 +29,11 @@ __all__ = [
     "InvalidOptionsError",
     "InvalidPositionError",
     "InvalidRecordError",
+    "InvalidSeatError",
+    "InvalidSeedError",
     "KartentischError",
     "NotYourTurnError",
+    "UnknownGameError",
     "State",
     "list_games",
     "load_game",

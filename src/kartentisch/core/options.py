@@ -7,7 +7,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from kartentisch.core.errors import InvalidOptionsError
+from kartentisch.core.errors import InvalidOptionsError, safe_repr
 
 Opts = TypeVar("Opts")
 
@@ -15,19 +15,26 @@ Opts = TypeVar("Opts")
 def options_from_dict(cls: type[Opts], data: Mapping[str, Any] | None) -> Opts:
     """Build an options dataclass ``cls`` from ``data``, rejecting unknown keys and bad values.
 
-    Values given as strings (from a command line) are converted to the field's type.
+    Values given as strings (from a command line) are converted to the field's type; other
+    values must have the field's type exactly (no ``True`` for 1, no 2.9 for 2).
     Fields may declare allowed values with ``metadata={"choices": (...)}``.
     """
     if not dataclasses.is_dataclass(cls):
         raise TypeError(f"{cls!r} is not an options dataclass")
-    data = dict(data or {})
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise InvalidOptionsError(
+            f"rules options must be an object of names and values, not {safe_repr(data)}",
+            code="options.not_object", params={"value": safe_repr(data)})
     fields = {f.name: f for f in dataclasses.fields(cls)}
     hints = typing.get_type_hints(cls)
-    unknown = sorted(set(data) - set(fields))
+    unknown = sorted((k for k in data if k not in fields), key=safe_repr)
     if unknown:
+        known = ", ".join(sorted(fields))
         raise InvalidOptionsError(
-            f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(fields))}"
-        )
+            f"unknown option {safe_repr(unknown[0])}; known options: {known}",
+            code="options.unknown", params={"name": safe_repr(unknown[0]), "known": known})
     values: dict[str, Any] = {}
     for name, raw in data.items():
         values[name] = _convert(name, raw, hints[name], fields[name])
@@ -66,6 +73,7 @@ def _show(value: Any) -> str:
 
 def _convert(name: str, raw: Any, kind: Any, field: dataclasses.Field[Any]) -> Any:
     choices = field.metadata.get("choices")
+    params = {"name": name, "value": safe_repr(raw)}
     value: Any
     if kind is bool:
         if isinstance(raw, bool):
@@ -75,23 +83,29 @@ def _convert(name: str, raw: Any, kind: Any, field: dataclasses.Field[Any]) -> A
         elif isinstance(raw, str) and raw.lower() in {"false", "0", "no", "nein", "off"}:
             value = False
         else:
-            raise InvalidOptionsError(f"option {name!r} takes true or false, not {raw!r}")
-    elif kind is int:
-        if isinstance(raw, bool):
-            raise InvalidOptionsError(f"option {name!r} takes a whole number, not {raw!r}")
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
             raise InvalidOptionsError(
-                f"option {name!r} takes a whole number, not {raw!r}"
-            ) from None
+                f"option {name!r} takes true or false, not {safe_repr(raw)}",
+                code="options.bad_bool", params=params)
+    elif kind is int:
+        if type(raw) is int:
+            value = raw
+        elif isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and len(raw) < 20:
+            value = int(raw)
+        else:
+            raise InvalidOptionsError(
+                f"option {name!r} takes a whole number, not {safe_repr(raw)}",
+                code="options.bad_int", params=params)
     elif kind is str:
         if not isinstance(raw, str):
-            raise InvalidOptionsError(f"option {name!r} takes text, not {raw!r}")
+            raise InvalidOptionsError(
+                f"option {name!r} takes text, not {safe_repr(raw)}",
+                code="options.bad_text", params=params)
         value = raw
-    else:
-        value = raw
+    else:  # pragma: no cover - every options field is bool, int or str
+        raise TypeError(f"option {name!r} has an unsupported type {kind!r}")
     if choices is not None and value not in choices:
         allowed = ", ".join(_show(c) for c in choices)
-        raise InvalidOptionsError(f"option {name!r} cannot be {raw!r}; allowed: {allowed}")
+        raise InvalidOptionsError(
+            f"option {name!r} cannot be {safe_repr(raw)}; allowed: {allowed}",
+            code="options.bad_choice", params={**params, "allowed": allowed})
     return value

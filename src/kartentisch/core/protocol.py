@@ -13,10 +13,20 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
-from kartentisch.core.errors import InvalidOptionsError
+from kartentisch.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidOptionsError,
+    InvalidSeatError,
+    NotYourTurnError,
+    safe_repr,
+)
 from kartentisch.core.options import options_from_dict, options_to_dict
+from kartentisch.core.reasons import Reasons
+from kartentisch.core.rng import check_seed
 
 Seat = int
 """A seat index, 0 .. players-1, clockwise."""
@@ -68,11 +78,19 @@ class Event:
         return {"kind": self.kind, "seat": self.seat, "data": dict(self.data)}
 
 
+OBSERVATION_FORMAT: Final = "kartentisch-observation/1"
+"""The ``format`` of every observation document; raised when its layout changes."""
+
+
 class Observation(Protocol):
-    """What one seat may know. Every game's observation offers at least this."""
+    """What one seat (or, with ``seat`` None, a spectator) may know.
+
+    Every game's observation offers at least this; its ``to_json`` carries
+    ``"format": OBSERVATION_FORMAT`` and the game's name.
+    """
 
     @property
-    def seat(self) -> Seat: ...
+    def seat(self) -> Seat | None: ...
 
     @property
     def current_player(self) -> Seat: ...
@@ -86,25 +104,48 @@ Opt = TypeVar("Opt")
 
 
 class State(ABC, Generic[A, Obs]):
-    """A position of a game in progress. Mutable; ``clone`` copies it."""
+    """A position of a game in progress. Mutable; ``clone`` copies it.
+
+    The checked entry points, :meth:`apply` and :meth:`apply_id`, live here once for every
+    game, with one error policy: a rejected call raises a :class:`KartentischError` subclass
+    and leaves the state exactly as it was. A game supplies move generation
+    (:meth:`legal_action_ids`, optionally a faster :meth:`is_legal_id`), the transition
+    (:meth:`apply_unchecked`) and the explanation (:meth:`why_illegal`).
+    """
 
     game: Game[Any, A, Obs]
     seed: int
     history: list[A]
     events: list[Event]
 
+    # ------------------------------------------------------------------ what a game supplies
     @property
     @abstractmethod
     def current_player(self) -> Seat:
         """The seat to act, or :data:`TERMINAL`."""
 
     @abstractmethod
+    def legal_action_ids(self) -> tuple[int, ...]:
+        """The legal actions' integer ids, in the order of :meth:`legal_actions` (immutable)."""
+
     def legal_actions(self) -> list[A]:
         """Every distinct legal action, in a deterministic order."""
+        decode = self.game.action_from_id
+        return [decode(i) for i in self.legal_action_ids()]
+
+    def is_legal_id(self, aid: int) -> bool:
+        """Whether the action with id ``aid`` (known to be in range) is legal now."""
+        return aid in self.legal_action_ids()
 
     @abstractmethod
-    def apply(self, action: A) -> None:
-        """Play ``action`` for the current player; an illegal action raises and changes nothing."""
+    def apply_unchecked(self, aid: int) -> None:
+        """Apply a legal action id without any check: the fast path for search code that
+        only plays ids it took from :meth:`legal_action_ids`. Anything else corrupts the state."""
+
+    @abstractmethod
+    def why_illegal(self, action: A) -> IllegalActionError:
+        """The error saying why ``action`` (a well-formed action) is not legal now, with the
+        game's reason code and params, and what is allowed instead."""
 
     @abstractmethod
     def is_terminal(self) -> bool:
@@ -116,15 +157,66 @@ class State(ABC, Generic[A, Obs]):
 
     @abstractmethod
     def clone(self) -> Self:
-        """An independent copy."""
+        """An independent copy: it shares nothing mutable with this state."""
 
     @abstractmethod
-    def observation(self, seat: Seat) -> Obs:
-        """Exactly what ``seat`` may know now."""
+    def observation(self, seat: Seat | None) -> Obs:
+        """Exactly what ``seat`` may know now; ``None``: what a spectator may know."""
 
     @abstractmethod
     def to_json(self) -> JSON:
-        """The position as a documented JSON document (see ``docs/positions.md``)."""
+        """The position as a documented JSON document (see ``docs/positions*.md``)."""
+
+    def reveal(self) -> JSON:
+        """Everything, once the game is over (the full position); raises before."""
+        if not self.is_terminal():
+            raise IllegalActionError(
+                "the full deal is revealed only when the game is over", code="observation.not_over"
+            )
+        return self.to_json()
+
+    # ------------------------------------------------------------------ the checked entry points
+    def apply(self, action: A, *, seat: Seat | None = None) -> None:
+        """Play ``action`` for the current player.
+
+        Args:
+            action: a legal action (see :meth:`legal_actions`).
+            seat: if given, the seat submitting the action; it must be the one to move.
+
+        Raises:
+            GameOverError: the game has ended.
+            InvalidSeatError: ``seat`` is not a seat of this game.
+            NotYourTurnError: ``seat`` is given and is not to move.
+            InvalidActionError: ``action`` is not an action of this game at all.
+            IllegalActionError: the action is not legal now (the error says why).
+        """
+        self.check_actor(seat)
+        aid = self.game.checked_action_id(action)
+        if not self.is_legal_id(aid):
+            raise self.why_illegal(action)
+        self.apply_unchecked(aid)
+
+    def apply_id(self, aid: int, *, seat: Seat | None = None) -> None:
+        """Apply the action with id ``aid``; raises like :meth:`apply` (and for an id that is not
+        a whole number in ``range(game.num_distinct_actions)``)."""
+        self.check_actor(seat)
+        self.game.check_action_id(aid)
+        if not self.is_legal_id(aid):
+            raise self.why_illegal(self.game.action_from_id(aid))
+        self.apply_unchecked(aid)
+
+    def check_actor(self, seat: Seat | None) -> None:
+        """Raise unless the game goes on and ``seat`` (when given) is the one to move."""
+        if self.is_terminal():
+            raise GameOverError("the game is over; no more moves", code="action.game_over")
+        if seat is not None:
+            self.game.check_seat(seat)
+            current = self.current_player
+            if seat != current:
+                raise NotYourTurnError(
+                    f"seat {seat} cannot act: it is seat {current}'s turn",
+                    params={"seat": seat, "current": current},
+                )
 
     def events_for(self, viewer: Seat | None, start: int = 0) -> list[Event]:
         """Events from index ``start`` on, as ``viewer`` may see them."""
@@ -139,6 +231,8 @@ class Game(ABC, Generic[S, A, Obs]):
 
     spec: ClassVar[GameSpec]
     options_type: ClassVar[type[Any]]
+    reasons: ClassVar[Reasons]
+    """The game's own reason codes (prefixed with its short name, e.g. ``kk.``)."""
 
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
         spec = self.spec
@@ -148,7 +242,10 @@ class Game(ABC, Generic[S, A, Obs]):
         ):
             raise InvalidOptionsError(
                 f"{spec.title} is played by {spec.min_players} to {spec.max_players} players,"
-                f" not {players!r}"
+                f" not {safe_repr(players)}",
+                code="players.invalid",
+                params={"game": spec.title, "low": spec.min_players, "high": spec.max_players,
+                        "value": safe_repr(players)},
             )
         self.players: int = n
         self.options: Any = options_from_dict(self.options_type, options)
@@ -164,9 +261,48 @@ class Game(ABC, Generic[S, A, Obs]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(players={self.players}, options={self.options_json()})"
 
-    @abstractmethod
     def new_initial_state(self, seed: int) -> S:
-        """A new game whose every random choice derives from ``seed``."""
+        """A new game whose every random choice derives from ``seed`` (see :mod:`core.rng`)."""
+        return self.create_state(check_seed(seed))
+
+    @abstractmethod
+    def create_state(self, seed: int) -> S:
+        """A new game for a seed already checked by :meth:`new_initial_state`."""
+
+    def check_seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of this game; raises :class:`InvalidSeatError` otherwise."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise InvalidSeatError(
+                f"seat {safe_repr(seat)} is not a seat of this game: seats are 0 to"
+                f" {self.players - 1}",
+                params={"value": safe_repr(seat), "last": self.players - 1},
+            )
+        return seat
+
+    def check_action_id(self, aid: object) -> int:
+        """``aid`` if it is a whole number in ``range(num_distinct_actions)``; raises
+        :class:`InvalidActionError` otherwise (``True`` is not an id)."""
+        if type(aid) is not int or not 0 <= aid < self.num_distinct_actions:
+            raise InvalidActionError(
+                f"action id {safe_repr(aid)} is not a whole number from 0 to"
+                f" {self.num_distinct_actions - 1}",
+                code="action.bad_id",
+                params={"value": safe_repr(aid), "last": self.num_distinct_actions - 1},
+            )
+        return aid
+
+    def checked_action_id(self, action: object) -> int:
+        """The id of ``action``; raises :class:`InvalidActionError` for anything that is not an
+        action of this game. Games with a faster lookup override this."""
+        try:
+            return self.action_to_id(action)  # type: ignore[arg-type]
+        except InvalidActionError:
+            raise
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError):
+            raise InvalidActionError(
+                f"{safe_repr(action)} is not a {self.spec.title} action",
+                params={"value": safe_repr(action), "game": self.spec.title},
+            ) from None
 
     @abstractmethod
     def sample_world(self, observation: Obs, rng: random.Random) -> S:
@@ -183,7 +319,7 @@ class Game(ABC, Generic[S, A, Obs]):
     @property
     @abstractmethod
     def num_distinct_actions(self) -> int:
-        """The fixed size of the integer action space for this player count."""
+        """The fixed size of the integer action space for this player count (below 2^53)."""
 
     @abstractmethod
     def action_to_id(self, action: A) -> int:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from kartentisch.core.errors import KartentischError
+from kartentisch.core.errors import KartentischError, UnknownGameError, safe_repr
 from kartentisch.core.protocol import Game
 
 _GAMES: dict[str, str] = {
@@ -28,14 +29,22 @@ def list_games() -> list[str]:
     return sorted(_GAMES)
 
 
-def game_class(name: str) -> type[Game[Any, Any, Any]]:
-    """The class registered for ``name``."""
-    key = name.strip().lower().replace("_", "-")
-    if key not in _GAMES:
-        raise KartentischError(f"unknown game {name!r}; known games: {', '.join(list_games())}")
-    module_name, _, class_name = _GAMES[key].partition(":")
+@functools.cache
+def _load(target: str) -> type[Game[Any, Any, Any]]:
+    module_name, _, class_name = target.partition(":")
     cls: type[Game[Any, Any, Any]] = getattr(importlib.import_module(module_name), class_name)
     return cls
+
+
+def game_class(name: str) -> type[Game[Any, Any, Any]]:
+    """The class registered for ``name``."""
+    key = name.strip().lower().replace("_", "-") if isinstance(name, str) else None
+    if key not in _GAMES:
+        known = ", ".join(list_games())
+        raise UnknownGameError(
+            f"unknown game {safe_repr(name)}; known games: {known}",
+            params={"value": safe_repr(name), "known": known})
+    return _load(_GAMES[key])
 
 
 def load_game(

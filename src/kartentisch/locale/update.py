@@ -15,7 +15,7 @@ from typing import Any, Final
 from kartentisch.locale import DOMAIN, LANGUAGES, catalogue_path
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 _FIXED_DATE: Final = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 """Header dates stay fixed so that regenerating a catalogue gives no spurious diff."""
 _HEADER: Final[dict[str, Any]] = {"project": "kartentisch", "version": "0.1",

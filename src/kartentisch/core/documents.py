@@ -1,0 +1,123 @@
+"""One validation for every document: positions, records, observations and options.
+
+Each document type is a ``msgspec.Struct`` (``forbid_unknown_fields=True``) whose fields
+carry their types and bounds; :func:`read_document` checks a decoded JSON value against it
+strictly: no booleans for numbers, no 2.9 read as 2, no unknown or missing fields, no NaN
+where a number is due. What the types cannot say (cards conserved, a turn that exists) each
+game checks afterwards and reports with :func:`impossible`. The same types give the JSON
+Schema documents in ``docs/schemas`` (:func:`json_schema`), so the documentation and the
+validator cannot drift apart.
+
+A document nested too deeply, or of any odd Python value, gives a clean error, never a
+``RecursionError`` or ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final, TypeVar
+
+import msgspec
+
+from kartentisch.core.errors import InvalidPositionError, KartentischError, safe_repr
+
+T = TypeVar("T")
+E = TypeVar("E", bound=KartentischError)
+
+MAX_DEPTH: Final = 64
+"""Deepest nesting any document of ours needs, with room to spare."""
+
+
+class Document(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Base of every document type: unknown fields are refused."""
+
+
+def _depth_ok(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests no deeper than ``limit`` (iteratively, so it cannot overflow)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth >= limit:
+                return False
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list | tuple):
+            if depth >= limit:
+                return False
+            stack.extend((v, depth + 1) for v in item)
+    return True
+
+
+def read_document(
+    data: object, kind: type[T], *, what: str, error: type[E] = InvalidPositionError  # type: ignore[assignment]
+) -> T:
+    """``data`` (a decoded JSON value) as a ``kind``; raises ``error`` saying what is wrong.
+
+    ``what`` names the document in the message ("position", "record", ...).
+    """
+    if not _depth_ok(data):
+        raise error(
+            f"{what} is nested too deeply to be a valid document",
+            code="document.too_deep",
+            params={"what": what},
+        )
+    try:
+        return msgspec.convert(data, kind, strict=True)
+    except msgspec.ValidationError as exc:
+        detail = _plain(str(exc))
+        raise error(
+            f"{what}: {detail}", code="document.invalid", params={"what": what, "detail": detail}
+        ) from None
+    except (TypeError, ValueError, RecursionError) as exc:  # odd Python values, not JSON
+        detail = f"{type(exc).__name__}: {safe_repr(str(exc))}"
+        raise error(
+            f"{what}: {detail}", code="document.invalid", params={"what": what, "detail": detail}
+        ) from None
+
+
+def decode_json(
+    text: str | bytes, *, what: str, error: type[E] = InvalidPositionError  # type: ignore[assignment]
+) -> Any:
+    """Parse JSON text, with a clean error for bad syntax, bad UTF-8 or absurd nesting."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        return json.loads(text)
+    except UnicodeDecodeError as exc:
+        detail = f"not UTF-8 text (byte {exc.start})"
+    except json.JSONDecodeError as exc:
+        detail = f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+    except RecursionError:
+        detail = "nested too deeply"
+    raise error(f"{what}: {detail}", code="document.invalid", params={"what": what, "detail": detail})
+
+
+def _plain(message: str) -> str:
+    """msgspec's message in plainer words ("Expected `int`, got `bool` - at `$.seed`")."""
+    return (
+        message.replace("`int`", "an integer")
+        .replace("`str`", "text")
+        .replace("`float`", "a number")
+        .replace("`bool`", "true or false")
+        .replace("`array`", "a list")
+        .replace("`object`", "an object")
+        .replace("`null`", "null")
+    )
+
+
+def impossible(detail: str, **params: object) -> InvalidPositionError:
+    """The error for a position that is well formed but cannot arise in play."""
+    return InvalidPositionError(
+        f"impossible position: {detail}", code="position.invalid", params={"detail": detail, **params}
+    )
+
+
+def json_schema(kind: type[Any], *, title: str, description: str) -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a document type, as written to ``docs/schemas``."""
+    schema = msgspec.json.schema(kind)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "description": description,
+        **schema,
+    }
