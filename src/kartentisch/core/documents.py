@@ -89,7 +89,9 @@ def decode_json(
         detail = f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
     except RecursionError:
         detail = "nested too deeply"
-    raise error(f"{what}: {detail}", code="document.invalid", params={"what": what, "detail": detail})
+    raise error(
+        f"{what}: {detail}", code="document.invalid", params={"what": what, "detail": detail}
+    )
 
 
 def _plain(message: str) -> str:
@@ -108,7 +110,9 @@ def _plain(message: str) -> str:
 def impossible(detail: str, **params: object) -> InvalidPositionError:
     """The error for a position that is well formed but cannot arise in play."""
     return InvalidPositionError(
-        f"impossible position: {detail}", code="position.invalid", params={"detail": detail, **params}
+        f"impossible position: {detail}",
+        code="position.invalid",
+        params={"detail": detail, **params},
     )
 
 

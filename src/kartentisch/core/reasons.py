@@ -89,7 +89,9 @@ CORE_REASONS: Final = Reasons(
         "seed.invalid": N_("the seed {value} is not a whole number from 0 to {last}"),
         "game.unknown": N_("unknown game {value}; known games: {known}"),
         "players.invalid": N_("{game} is played by {low} to {high} players, not {value}"),
-        "options.not_object": N_("rules options must be an object of names and values, not {value}"),
+        "options.not_object": N_(
+            "rules options must be an object of names and values, not {value}"
+        ),
         "options.unknown": N_("unknown option {name}; known options: {known}"),
         "options.bad_bool": N_("option {name} takes true or false, not {value}"),
         "options.bad_int": N_("option {name} takes a whole number, not {value}"),

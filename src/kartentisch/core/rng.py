@@ -35,10 +35,9 @@ def check_seed(seed: object) -> int:
 
     >>> check_seed(7)
     7
-    >>> check_seed(True)
+    >>> check_seed(-1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ...
-    kartentisch.core.errors.InvalidSeedError: the seed True is not a whole number from 0 to 9007199254740991
+    kartentisch.core.errors.InvalidSeedError: the seed -1 is not a whole number from 0 to ...
     """
     if type(seed) is not int or not 0 <= seed <= SEED_MAX:
         raise InvalidSeedError(
