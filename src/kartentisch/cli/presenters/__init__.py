@@ -23,9 +23,10 @@ Adding a presenter for a new game
        Lines listing the legal moves in notation, grouped readably (shown on ``?``).
    ``normalize_input(text, observation)``
        Optional shortcuts, e.g. a bare number meaning "insert here" while drawing.
-   ``explain_error(error, text, observation)``
-       Why a typed move was refused, in the current language (``None``: the engine's
-       English message is shown instead).
+   ``localize_param(name, value)``
+       A reason code's param in the reader's words (a card's name, a combination), or
+       ``None``; the base ``explain_error`` translates the error's code with it. Never
+       match the engine's English text.
    ``ask_choice(error, observation)``
        For an :class:`~kartentisch.core.errors.AmbiguousActionError`: a question and the
        answers as ``(short answer, full notation, explanation)``, e.g. the X card's value.
@@ -57,7 +58,8 @@ from rich.console import RenderableType
 from rich.markup import escape
 from rich.text import Text
 
-from kartentisch.core.errors import AmbiguousActionError, KartentischError
+from kartentisch.cli.messages import describe_error
+from kartentisch.core.errors import AmbiguousActionError, JSONValue, KartentischError
 from kartentisch.core.protocol import Event, Game, Seat, State
 from kartentisch.locale import _
 
@@ -119,8 +121,12 @@ class Presenter:
 
     def explain_error(self, error: KartentischError, text: str, observation: Any
                       ) -> str | None:
-        """A message in the current language for a move that was refused, or ``None`` to
-        show the engine's own (English) message."""
+        """A message in the current language for a move that was refused: the error's reason
+        code translated, with params in words from :meth:`localize_param`."""
+        return describe_error(error, self.localize_param)
+
+    def localize_param(self, name: str, value: JSONValue) -> str | None:
+        """A reason param in the current language's words (``None``: show it as it is)."""
         return None
 
     def ask_choice(self, error: AmbiguousActionError, observation: Any

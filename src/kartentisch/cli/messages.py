@@ -1,0 +1,69 @@
+"""Errors in the reader's language: a reason code and its params, never the English text.
+
+:func:`describe_error` looks the error's code up in every reason table
+(:func:`kartentisch.core.reasons.all_reasons`), translates the English template through the
+catalogue (the template is the message id) and fills in the params. A presenter may render
+some params in words of its own (a card's German name, a combination's description) by
+passing ``localize``; every other param is shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from kartentisch.core.errors import JSONValue, KartentischError, safe_repr
+from kartentisch.core.reasons import all_reasons
+from kartentisch.locale import _, current_language
+
+Localize = Callable[[str, JSONValue], str | None]
+"""``localize(name, value)``: the param in words of the current language, or ``None``."""
+
+
+def _plain(value: JSONValue) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_number(value)
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value)
+    return safe_repr(value)
+
+
+_SEPARATORS: Final = {"de": "."}
+"""Thousands separators by language (English: ``,``)."""
+
+
+def format_number(value: int) -> str:
+    """``value`` with the current language's thousands separator.
+
+    >>> format_number(12345)
+    '12,345'
+    """
+    text = f"{value:,}"
+    separator = _SEPARATORS.get(current_language())
+    return text.replace(",", separator) if separator else text
+
+
+def describe_error(error: KartentischError, localize: Localize | None = None) -> str:
+    """``error`` in the current language, built from its code and params."""
+    template = all_reasons().get(error.code)
+    if template is None:  # an error from outside our tables: its own words are all we have
+        return str(error)
+    values: dict[str, str] = {}
+    for name, value in error.params.items():
+        shown = localize(name, value) if localize is not None else None
+        values[name] = shown if shown is not None else _plain(value)
+    try:
+        return _(template).format_map(_Missing(values))
+    except (ValueError, IndexError, KeyError):  # a broken translation must not hide the error
+        return str(error)
+
+
+class _Missing(dict[str, str]):
+    """Params a template names but the error lacks show as ``?``."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
