@@ -34,22 +34,47 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kartentisch.bots.playout import (
+    GAME_DEFAULT,
+    Default,
     Prior,
+    Rollout,
     RolloutPolicy,
     apply_id,
     legal_ids,
     playout,
     search_candidates,
-    search_defaults,
+    search_config,
     search_hooks,
 )
 
-FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "widening": 0.0,
-                            "max_playout": None, "max_steps": None, "prior": True,
-                            "anchor": None, "depth": None}
+
+@dataclass(frozen=True, slots=True)
+class ISMCTSConfig:
+    """The ISMCTS parameters (see :class:`ISMCTSBot`); games override them in
+    ``search_defaults["ismcts"]``."""
+
+    iterations: int = 300
+    rollout: Rollout = Rollout.RANDOM
+    exploration: float = 0.7
+    widening: float = 0.0
+    max_playout: int | None = None
+    max_steps: int | None = None
+    prior: bool = True
+    anchor: float | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        # Numbers may arrive as text-converted ints ("anchor=1"); keep the declared kinds.
+        object.__setattr__(self, "iterations", int(self.iterations))
+        object.__setattr__(self, "exploration", float(self.exploration))
+        object.__setattr__(self, "widening", float(self.widening))
+        object.__setattr__(self, "prior", bool(self.prior))
+        if self.anchor is not None:
+            object.__setattr__(self, "anchor", float(self.anchor))
 
 
 class Node:
@@ -57,10 +82,10 @@ class Node:
 
     __slots__ = ("avail", "children", "parent", "player", "squares", "total", "visits")
 
-    def __init__(self, parent: Node | None, player: int):
+    def __init__(self, parent: Node | None, player: int | None):
         self.parent = parent
         self.player = player
-        """The seat that chose the action leading to this node (-1 at the root)."""
+        """The seat that chose the action leading to this node (``None`` at the root)."""
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.avail = 0
@@ -81,6 +106,12 @@ class Node:
 class ISMCTSBot:
     """SO-ISMCTS over sampled worlds; sees only its observation and the legal actions.
 
+    Every parameter left out takes the game's default (``game.search_defaults["ismcts"]``,
+    else :class:`ISMCTSConfig`'s): parameters where ``None`` means "no limit" or "none"
+    (``max_steps``, ``max_playout``, ``anchor``, ``depth``) default to
+    :data:`~kartentisch.bots.playout.GAME_DEFAULT`, the others to ``None``. A whole
+    ``config`` replaces the game's defaults and the keyword parameters.
+
     Args:
         game: the Game instance (for ``sample_world`` and action ids).
         seed: seeds the bot's own generator (worlds, tie-breaks, rollouts).
@@ -99,6 +130,7 @@ class ISMCTSBot:
             ``None`` always plays the most visited action.
         depth: optional limit on the tree's depth; below it, playouts take over (with
             ``1`` the search is a bandit over the root actions on sampled worlds).
+        config: every parameter at once (``seconds`` aside).
 
     A game's ``search_candidates`` hook (see :mod:`kartentisch.bots.playout`) limits the
     root actions searched; a single candidate is played without search.
@@ -107,29 +139,41 @@ class ISMCTSBot:
     name = "ismcts"
 
     def __init__(self, game: Any, seed: int = 0, *, iterations: int | None = None,
-                 seconds: float | None = None, max_steps: int | None = -1,
-                 exploration: float = 0.7,
-                 rollout: str | None = None, widening: float | None = None,
-                 max_playout: int | None = -1, use_prior: bool | None = None,
-                 anchor: float | None = -1.0, depth: int | None = -1):
-        cfg = {**FALLBACK, **search_defaults(game, "ismcts")}
+                 seconds: float | None = None,
+                 max_steps: int | Default | None = GAME_DEFAULT,
+                 exploration: float | None = None,
+                 rollout: Rollout | str | None = None, widening: float | None = None,
+                 max_playout: int | Default | None = GAME_DEFAULT,
+                 use_prior: bool | None = None,
+                 anchor: float | Default | None = GAME_DEFAULT,
+                 depth: int | Default | None = GAME_DEFAULT,
+                 config: ISMCTSConfig | None = None):
+        given: dict[str, object] = {
+            "iterations": iterations, "exploration": exploration, "rollout": rollout,
+            "widening": widening, "prior": use_prior}
+        overrides = {k: v for k, v in given.items() if v is not None}
+        overrides.update(max_steps=max_steps, max_playout=max_playout, anchor=anchor,
+                         depth=depth)
+        if config is None:
+            config = search_config(ISMCTSConfig, game, "ismcts", overrides)
+        self.config = config
+        """The parameters in force (the game's defaults with the arguments applied)."""
         self.game = game
         self.rng = random.Random(seed)
-        self.iterations = int(cfg["iterations"] if iterations is None else iterations)
+        self.iterations = config.iterations
         self.seconds = None if seconds is None else float(seconds)
-        self.max_steps = cfg["max_steps"] if max_steps == -1 else max_steps
+        self.max_steps = config.max_steps
         if self.iterations < 1 and self.seconds is None:
             raise ValueError("ismcts needs a positive iteration count or a time budget")
-        self.exploration = float(exploration)
-        self.widening = float(cfg["widening"] if widening is None else widening)
-        self.max_playout = cfg["max_playout"] if max_playout == -1 else max_playout
-        self.policy = RolloutPolicy(game, cfg["rollout"] if rollout is None else rollout,
-                                    self.rng)
+        self.exploration = config.exploration
+        self.widening = config.widening
+        self.max_playout = config.max_playout
         self.hooks = search_hooks(game)
-        prior = Prior(game, seed) if (cfg["prior"] if use_prior is None else use_prior) else None
+        self.policy = RolloutPolicy(game, config.rollout, self.rng, hooks=self.hooks)
+        prior = Prior(game, seed) if config.prior else None
         self.prior = prior if prior is not None and prior.available else None
-        self.anchor = cfg["anchor"] if anchor == -1.0 else anchor
-        self.depth: int | None = cfg["depth"] if depth == -1 else depth
+        self.anchor = config.anchor
+        self.depth = config.depth
         self._root_first: int | None = None
         self._root_ids: set[int] | None = None
         self._lo = math.inf
@@ -146,7 +190,7 @@ class ISMCTSBot:
             return legal_actions[0]
         game = self.game
         by_id = {game.action_to_id(a): a for a in legal_actions}
-        advised = search_candidates(game, observation, list(by_id))
+        advised = search_candidates(self.hooks, observation, list(by_id))
         if advised is not None and len(advised) == 1:
             self.last_iterations = 0
             return by_id[advised[0]]
@@ -161,8 +205,10 @@ class ISMCTSBot:
             root = self.search(observation)
         finally:
             self._root_ids = None
-        best = max(by_id, key=lambda a: (root.children[a].visits if a in root.children else -1,
-                                         root.children[a].total if a in root.children else 0.0))
+        children = root.children
+        best = max(by_id, key=lambda a: (a in children,
+                                         children[a].visits if a in children else 0,
+                                         children[a].total if a in children else 0.0))
         anchor: float | None = self.anchor
         if (anchor is not None and favourite is not None and favourite != best
                 and favourite in root.children):
@@ -178,7 +224,7 @@ class ISMCTSBot:
         """Grow a tree from ``observation`` within the budget and return its root."""
         game = self.game
         rng = self.rng
-        root = Node(None, -1)
+        root = Node(None, None)
         self._lo = math.inf
         self._hi = -math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -237,7 +283,7 @@ class ISMCTSBot:
             log = math.log
             sqrt = math.sqrt
             best_score = -math.inf
-            best_id = -1
+            best_id: int | None = None
             chosen: Node | None = None
             for aid in ids:
                 cand = children.get(aid)
@@ -251,7 +297,7 @@ class ISMCTSBot:
                         log(cand.avail) / cand.visits)
                 if score > best_score:
                     best_score, best_id, chosen = score, aid, cand
-            assert chosen is not None
+            assert chosen is not None and best_id is not None
             apply_id(game, world, best_id)
             node = chosen
             path.append(node)
@@ -263,7 +309,7 @@ class ISMCTSBot:
                 self._hi = value
         for n in path:
             n.visits += 1
-            if n.player >= 0:
+            if n.player is not None:
                 value = returns[n.player]
                 n.total += value
                 n.squares += value * value

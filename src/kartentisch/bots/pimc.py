@@ -19,24 +19,50 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kartentisch.bots.playout import (
+    GAME_DEFAULT,
+    Default,
     Prior,
+    Rollout,
     RolloutPolicy,
     apply_id,
     playout,
     search_candidates,
-    search_defaults,
+    search_config,
     search_hooks,
 )
 
-FALLBACK: dict[str, Any] = {"iterations": 300, "rollout": "random", "max_playout": None,
-                            "max_steps": None, "candidates": None, "anchor": None}
+
+@dataclass(frozen=True, slots=True)
+class PIMCConfig:
+    """The PIMC parameters (see :class:`PIMCBot`); games override them in
+    ``search_defaults["pimc"]``."""
+
+    iterations: int = 300
+    rollout: Rollout = Rollout.RANDOM
+    max_playout: int | None = None
+    max_steps: int | None = None
+    candidates: int | None = None
+    anchor: float | None = None
+
+    def __post_init__(self) -> None:
+        # Numbers may arrive as text-converted ints ("anchor=1"); keep the declared kinds.
+        object.__setattr__(self, "iterations", int(self.iterations))
+        if self.anchor is not None:
+            object.__setattr__(self, "anchor", float(self.anchor))
 
 
 class PIMCBot:
     """Determinised Monte Carlo; sees only its observation and the legal actions.
+
+    Every parameter left out takes the game's default (``game.search_defaults["pimc"]``,
+    else :class:`PIMCConfig`'s): parameters where ``None`` means "no limit" or "none"
+    (``max_steps``, ``max_playout``, ``candidates``, ``anchor``) default to
+    :data:`~kartentisch.bots.playout.GAME_DEFAULT`, the others to ``None``. A whole
+    ``config`` replaces the game's defaults and the keyword parameters.
 
     Args:
         game: the Game instance (for ``sample_world`` and action ids).
@@ -54,29 +80,39 @@ class PIMCBot:
         anchor: with a prior, keep the prior's favourite action unless another action's
             mean return beats it, world by world (a paired comparison), by more than
             ``anchor`` standard errors. ``None`` always takes the best mean.
+        config: every parameter at once (``seconds`` aside).
     """
 
     name = "pimc"
 
     def __init__(self, game: Any, seed: int = 0, *, iterations: int | None = None,
-                 seconds: float | None = None, max_steps: int | None = -1,
-                 rollout: str | None = None,
-                 max_playout: int | None = -1, candidates: int | None = -1,
-                 anchor: float | None = -1.0):
-        cfg = {**FALLBACK, **search_defaults(game, "pimc")}
+                 seconds: float | None = None,
+                 max_steps: int | Default | None = GAME_DEFAULT,
+                 rollout: Rollout | str | None = None,
+                 max_playout: int | Default | None = GAME_DEFAULT,
+                 candidates: int | Default | None = GAME_DEFAULT,
+                 anchor: float | Default | None = GAME_DEFAULT,
+                 config: PIMCConfig | None = None):
+        given: dict[str, object] = {"iterations": iterations, "rollout": rollout}
+        overrides = {k: v for k, v in given.items() if v is not None}
+        overrides.update(max_steps=max_steps, max_playout=max_playout, candidates=candidates,
+                         anchor=anchor)
+        if config is None:
+            config = search_config(PIMCConfig, game, "pimc", overrides)
+        self.config = config
+        """The parameters in force (the game's defaults with the arguments applied)."""
         self.game = game
         self.rng = random.Random(seed)
-        self.iterations = int(cfg["iterations"] if iterations is None else iterations)
+        self.iterations = config.iterations
         self.seconds = None if seconds is None else float(seconds)
-        self.max_steps = cfg["max_steps"] if max_steps == -1 else max_steps
+        self.max_steps = config.max_steps
         if self.iterations < 1 and self.seconds is None:
             raise ValueError("pimc needs a positive iteration count or a time budget")
-        self.max_playout = cfg["max_playout"] if max_playout == -1 else max_playout
-        self.policy = RolloutPolicy(game, cfg["rollout"] if rollout is None else rollout,
-                                    self.rng)
+        self.max_playout = config.max_playout
         self.hooks = search_hooks(game)
-        self.candidates = cfg.get("candidates") if candidates == -1 else candidates
-        self.anchor = cfg.get("anchor") if anchor == -1.0 else anchor
+        self.policy = RolloutPolicy(game, config.rollout, self.rng, hooks=self.hooks)
+        self.candidates = config.candidates
+        self.anchor = config.anchor
         prior = Prior(game, seed) if self.candidates or self.anchor is not None else None
         self.prior = prior if prior is not None and prior.available else None
         self.last_iterations = 0
@@ -92,7 +128,7 @@ class PIMCBot:
             self.last_iterations = 0
             return legal_actions[0]
         game = self.game
-        advised = search_candidates(game, observation,
+        advised = search_candidates(self.hooks, observation,
                                     [game.action_to_id(a) for a in legal_actions])
         if advised is not None and len(advised) == 1:
             self.last_iterations = 0
@@ -116,7 +152,7 @@ class PIMCBot:
         game = self.game
         seat = observation.seat
         all_ids = [game.action_to_id(a) for a in legal_actions]
-        ids = search_candidates(game, observation, all_ids) or all_ids
+        ids = search_candidates(self.hooks, observation, all_ids) or all_ids
         self._favourite = None
         if self.prior is not None:
             if self.prior.can_order and self.candidates and len(ids) > self.candidates:

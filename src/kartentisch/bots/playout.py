@@ -5,8 +5,8 @@ builds from one seat's observation. A world is the searching bot's own fiction, 
 may look at it freely (including the other seats' observations of it, which rollout bots
 need); the real state is never touched.
 
-Games may help the search with two optional hooks on the :class:`~kartentisch.core.protocol.Game`
-instance (looked up with ``getattr``, so the core protocol is unchanged):
+Games may help the search with four optional hooks on the :class:`~kartentisch.core.protocol.Game`
+instance (read once into a :class:`SearchHooks`, so the core protocol is unchanged):
 
 ``evaluate(state) -> list[float]``
     An estimate of the final returns (one per seat) of a non-terminal state.
@@ -25,28 +25,38 @@ instance (looked up with ``getattr``, so the core protocol is unchanged):
 Without ``evaluate`` a playout runs to the end of the game.
 
 Per-game defaults for the search bots come from ``game.search_defaults`` (a mapping from
-bot name to parameters), so each game keeps its tuning next to its rules and heuristics.
+bot name to parameters), so each game keeps its tuning next to its rules and heuristics;
+:func:`search_config` reads them into each bot's typed configuration (``ISMCTSConfig``,
+``PIMCConfig``), refusing unknown names.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from kartentisch.bots.base import Bot
 
 Evaluate = Callable[[Any], list[float]]
+"""``evaluate(state)``: estimated returns, one per seat."""
 HorizonKey = Callable[[Any], Hashable]
+"""``horizon_key(state)``: a playout stops when this changes."""
+Candidates = Callable[[Any, list[int]], list[int] | None]
+"""``search_candidates(observation, ids)``: the ids worth searching, best first."""
+RolloutAction = Callable[[Any, Sequence[int], random.Random], int]
+"""``rollout_action(state, ids, rng)``: the heuristic's move on a world."""
 
 
 # --------------------------------------------------------------------------- fast access
-def legal_ids(game: Any, state: Any) -> list[int]:
+def legal_ids(game: Any, state: Any) -> Sequence[int]:
     """The legal action ids of ``state`` (the state's fast path when it has one)."""
     fast = getattr(state, "legal_action_ids", None)
     if fast is not None:
-        ids: list[int] = fast()
+        ids: Sequence[int] = fast()
         return ids
     return [game.action_to_id(a) for a in state.legal_actions()]
 
@@ -63,19 +73,84 @@ def apply_id(game: Any, state: Any, aid: int) -> None:
 # --------------------------------------------------------------------------- hooks
 @dataclass(frozen=True, slots=True)
 class SearchHooks:
-    """How playouts end and are scored for one game."""
+    """The optional search hooks of one game, read once (see the module docstring).
+
+    ``horizon_key`` is kept only together with ``evaluate``: a playout cut at a horizon
+    needs a way to score the position it stopped in.
+    """
 
     evaluate: Evaluate | None = None
     horizon_key: HorizonKey | None = None
+    search_candidates: Candidates | None = None
+    rollout_action: RolloutAction | None = None
 
 
 def search_hooks(game: Any) -> SearchHooks:
-    """The game's own hooks, else none (full playouts)."""
-    evaluate = getattr(game, "evaluate", None)
-    horizon = getattr(game, "horizon_key", None)
-    if evaluate is not None:
-        return SearchHooks(evaluate, horizon)
-    return SearchHooks()
+    """The hooks ``game`` offers; a missing hook is ``None`` (full playouts, no advice)."""
+    evaluate: Evaluate | None = getattr(game, "evaluate", None)
+    horizon: HorizonKey | None = getattr(game, "horizon_key", None)
+    return SearchHooks(
+        evaluate=evaluate,
+        horizon_key=horizon if evaluate is not None else None,
+        search_candidates=getattr(game, "search_candidates", None),
+        rollout_action=getattr(game, "rollout_action", None),
+    )
+
+
+# --------------------------------------------------------------------------- configuration
+class Rollout(enum.StrEnum):
+    """How playouts choose their actions."""
+
+    RANDOM = "random"
+    """Uniformly at random among the legal actions."""
+    HEURISTIC = "heuristic"
+    """The game's heuristic bot (or its ``rollout_action`` hook) on the world."""
+
+
+def rollout_kind(value: object) -> Rollout:
+    """``value`` (a :class:`Rollout` or its name) as a :class:`Rollout`; ``ValueError`` else."""
+    if isinstance(value, Rollout):
+        return value
+    if isinstance(value, str):
+        for kind in Rollout:
+            if kind.value == value:
+                return kind
+    raise ValueError(f"rollout policy must be 'random' or 'heuristic', not {value!r}")
+
+
+class Default(enum.Enum):
+    """Marks a bot parameter that was not given: the game's default applies.
+
+    ``None`` cannot mark that, since for several parameters (``max_steps``, ``anchor``,
+    ``depth`` ...) ``None`` is a value of its own ("no limit", "no anchor").
+    """
+
+    GAME = "the game's default"
+
+
+GAME_DEFAULT = Default.GAME
+"""The default of every optional bot parameter (see :class:`Default`)."""
+
+C = TypeVar("C")
+
+
+def search_config(kind: type[C], game: Any, bot: str, overrides: Mapping[str, object]) -> C:
+    """The configuration ``kind`` (a frozen dataclass) of search bot ``bot`` for ``game``.
+
+    The dataclass's own defaults come first, then the game's ``search_defaults[bot]``, then
+    ``overrides`` (parameters given as :data:`GAME_DEFAULT` are left out). A key that is no
+    field of ``kind`` is a mistake in the game's table or the call and raises ``TypeError``.
+    """
+    fields = {f.name for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
+    table: Mapping[str, Mapping[str, object]] = getattr(game, "search_defaults", None) or {}
+    values: dict[str, object] = dict(table.get(bot, {}))
+    values.update((k, v) for k, v in overrides.items() if v is not GAME_DEFAULT)
+    unknown = sorted(set(values) - fields)
+    if unknown:
+        raise TypeError(f"{bot} has no parameter {unknown[0]!r}; known: {sorted(fields)}")
+    if "rollout" in values:
+        values["rollout"] = rollout_kind(values["rollout"])
+    return kind(**values)
 
 
 # --------------------------------------------------------------------------- rollouts
@@ -84,17 +159,17 @@ class RolloutPolicy:
 
     __slots__ = ("_bots", "_factory", "_fast", "game", "kind", "rng", "steps")
 
-    def __init__(self, game: Any, kind: str, rng: random.Random,
-                 factory: Callable[[Any, int], Bot] | None = None):
-        if kind not in ("random", "heuristic"):
-            raise ValueError(f"rollout policy must be 'random' or 'heuristic', not {kind!r}")
+    def __init__(self, game: Any, kind: Rollout | str, rng: random.Random,
+                 factory: Callable[[Any, int], Bot] | None = None,
+                 hooks: SearchHooks | None = None):
         self.game = game
-        self.kind = kind
+        self.kind = rollout_kind(kind)
         self.rng = rng
         self._factory = factory
         self._bots: dict[int, Bot] = {}
-        self._fast: Callable[[Any, Sequence[int], random.Random], int] | None = (
-            getattr(game, "rollout_action", None) if factory is None else None)
+        if hooks is None:
+            hooks = search_hooks(game)
+        self._fast: RolloutAction | None = hooks.rollout_action if factory is None else None
         self.steps = 0
         """Actions chosen so far (search bots budget their work with it)."""
 
@@ -113,7 +188,7 @@ class RolloutPolicy:
     def choose(self, state: Any, ids: Sequence[int]) -> int:
         """One legal id for the player to move in ``state``."""
         self.steps += 1
-        if self.kind == "random" or len(ids) == 1:
+        if self.kind is Rollout.RANDOM or len(ids) == 1:
             return ids[self.rng.randrange(len(ids))]
         if self._fast is not None:
             return self._fast(state, ids, self.rng)
@@ -123,6 +198,13 @@ class RolloutPolicy:
         chosen = self._bot(seat).act(state.observation(seat), actions)
         aid: int = game.action_to_id(chosen)
         return aid
+
+
+def has_heuristic(game: Any) -> bool:
+    """Whether a heuristic bot is registered for ``game``."""
+    from kartentisch.bots.registry import list_bots
+
+    return "heuristic" in list_bots(game.spec.name)
 
 
 class Prior:
@@ -141,12 +223,11 @@ class Prior:
         self.game = game
         self._bot: Bot | None = None
         self._score: Callable[[Any, Any], float] | None = None
-        try:
-            from kartentisch.bots.registry import make_bot
-
-            self._bot = make_bot("heuristic", game, seed)
-        except Exception:  # no heuristic registered for this game
+        if not has_heuristic(game):
             return
+        from kartentisch.bots.registry import make_bot
+
+        self._bot = make_bot("heuristic", game, seed)
         self._score = getattr(self._bot, "score", None)
 
     @property
@@ -208,12 +289,13 @@ def playout(game: Any, state: Any, policy: RolloutPolicy, hooks: SearchHooks,
     return evaluate(state)
 
 
-def search_candidates(game: Any, observation: Any, ids: Sequence[int]) -> list[int] | None:
+def search_candidates(hooks: SearchHooks, observation: Any,
+                      ids: Sequence[int]) -> list[int] | None:
     """The game's advice on which of ``ids`` to search (see ``search_candidates`` above)."""
-    hook = getattr(game, "search_candidates", None)
+    hook = hooks.search_candidates
     if hook is None:
         return None
-    advised: list[int] | None = hook(observation, list(ids))
+    advised = hook(observation, list(ids))
     return advised or None
 
 
@@ -238,9 +320,3 @@ def parse_params(text: str) -> tuple[str, dict[str, str]]:
             raise ValueError(f"bot parameter {part!r} in {text!r} must look like key=value")
         params[key.strip()] = value.strip()
     return name.strip(), params
-
-
-def search_defaults(game: Any, bot: str) -> dict[str, Any]:
-    """The game's default parameters for the search bot ``bot`` (empty when it has none)."""
-    table = getattr(game, "search_defaults", None) or {}
-    return dict(table.get(bot, {}))
