@@ -1,0 +1,25 @@
+"""``python -m kartentisch.server [--host H] [--port P] [--db URL] [--bot-workers N]``."""
+
+from __future__ import annotations
+
+import argparse
+
+from kartentisch.server.run import serve
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the arguments and serve (the same as ``kartentisch serve``)."""
+    parser = argparse.ArgumentParser(prog="python -m kartentisch.server")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--db", default=None, help="path or sqlite:///... or postgresql://...")
+    parser.add_argument("--bot-workers", type=int, default=None)
+    parser.add_argument("--log-level", default="info")
+    parser.add_argument("--no-access-log", action="store_true")
+    args = parser.parse_args(argv)
+    serve(host=args.host, port=args.port, db=args.db, bot_workers=args.bot_workers,
+          log_level=args.log_level, access_log=not args.no_access_log)
+
+
+if __name__ == "__main__":
+    main()

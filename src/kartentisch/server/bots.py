@@ -1,0 +1,112 @@
+"""Bots think in worker processes, so the event loop keeps answering every other table.
+
+A bot gets what any bot gets: its seat's observation and the legal actions, never the state.
+The worker builds the bot afresh for every move (seeded from the table's seed, the seat and
+the move number, so a fixed-iteration bot replays the same choice) and returns an action id.
+Workers run at a lower priority than the server and leave by themselves when the server
+process is gone (even after SIGKILL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Final
+
+from kartentisch.bots import list_bots, make_bot
+from kartentisch.core.protocol import Game
+from kartentisch.core.registry import load_game
+
+log = logging.getLogger("kartentisch.server")
+
+SEARCH_BOTS: Final = ("ismcts", "pimc")
+"""Bots whose strength is a thinking time."""
+
+STRENGTH_SECONDS: Final = (0.1, 0.25, 0.5, 1.0, 2.0)
+"""Thinking time per move of a search bot at strength 1 to 5."""
+
+DEFAULT_STRENGTH: Final = 3
+
+
+def bot_params(bot: str, strength: int | None) -> dict[str, Any]:
+    """The factory parameters of ``bot`` at ``strength`` (1-5): search bots think for
+    :data:`STRENGTH_SECONDS` seconds a move; the heuristic and random bots have no dial."""
+    if bot in SEARCH_BOTS:
+        level = DEFAULT_STRENGTH if strength is None else strength
+        return {"seconds": STRENGTH_SECONDS[level - 1], "iterations": 1_000_000}
+    return {}
+
+
+def stand_in_bot(game_name: str) -> str:
+    """The bot that plays for a player who left or whose clock ran out: the heuristic."""
+    return "heuristic" if "heuristic" in list_bots(game_name) else "random"
+
+
+@functools.lru_cache(maxsize=64)
+def _game(name: str, players: int, options: str) -> Game[Any, Any, Any]:
+    import json
+
+    return load_game(name, players, json.loads(options))
+
+
+def choose(game_name: str, players: int, options: str, bot: str, params: dict[str, Any],
+           seed: int, observation: Any, legal: list[Any]) -> int:
+    """The action id ``bot`` chooses (runs in a worker; ``options`` is JSON text)."""
+    game = _game(game_name, players, options)
+    player = make_bot(bot, game, seed, **params)
+    return game.action_to_id(player.act(observation, legal))
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _init_worker(parent: int) -> None:
+    with contextlib.suppress(OSError):
+        os.nice(5)  # the server's event loop comes first
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+class BotPool:
+    """The worker processes (``workers`` of them; none means bots think inline)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        if workers > 0:
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker, initargs=(os.getpid(),))
+
+    async def choose(self, game_name: str, players: int, options: str, bot: str,
+                     params: dict[str, Any], seed: int, observation: Any,
+                     legal: list[Any]) -> int:
+        """The action id the bot chooses, computed off the event loop."""
+        call = functools.partial(choose, game_name, players, options, bot, params, seed,
+                                 observation, legal)
+        loop = asyncio.get_running_loop()
+        if self._pool is None:
+            return await loop.run_in_executor(None, call)
+        return await loop.run_in_executor(self._pool, call)
+
+    def warm_up(self) -> None:
+        """Start the workers now rather than at the first bot move."""
+        if self._pool is not None:
+            for future in [self._pool.submit(os.getpid) for _ in range(self.workers)]:
+                future.result(timeout=60)
+
+    def close(self) -> None:
+        """Stop the workers (cancelling queued moves)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,189 @@
+"""The table server's message protocol: what clients send, how it is checked, what comes back.
+
+Every message is one JSON object in one websocket text frame and carries the protocol
+version ``v`` (:data:`PROTOCOL_VERSION`). Client messages are typed ``msgspec`` structs,
+decoded strictly (no ``true`` for a number, no ``2.0`` for ``2``, no unknown fields); a
+frame that is too large, not JSON, of another version or of an unknown type is refused with
+a :class:`ProtocolError` whose reason code says which. The server's messages are plain
+dictionaries built in :mod:`kartentisch.server.tables`; ``docs/protocol.md`` documents both
+directions and every reason code below.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final
+
+import msgspec
+
+from kartentisch.core.errors import JSONValue, KartentischError, safe_repr
+from kartentisch.core.reasons import N_, Reasons
+from kartentisch.core.rng import SEED_MAX
+
+PROTOCOL_VERSION: Final = 1
+"""The version every message carries as ``v``; raised when a message changes incompatibly."""
+
+MAX_MESSAGE_BYTES: Final = 8192
+"""The longest client message the server reads; longer ones get ``message.too_large``."""
+
+MAX_TOKEN_CHARS: Final = 128
+"""Longest link token a client may send (the server's own are 43 characters)."""
+
+MESSAGE_TYPES: Final = ("hello", "move", "sync", "leave", "take_seat", "ping")
+"""The client message types of this version."""
+
+SERVER_REASONS: Final = Reasons(
+    {
+        "message.too_large": N_("a message may have at most {limit} bytes, this one has {size}"),
+        "message.not_text": N_("messages are JSON text frames, not binary frames"),
+        "message.not_json": N_("the message is not JSON: {detail}"),
+        "message.bad_version": N_(
+            "protocol version {value} is not spoken here; this server speaks version {supported}"
+        ),
+        "message.unknown_type": N_("unknown message type {value}; known types: {known}"),
+        "message.malformed": N_("the message does not fit the protocol: {detail}"),
+        "session.hello_first": N_("send hello with your link's token first"),
+        "session.unknown_link": N_("this link does not belong to any table here"),
+        "session.already_joined": N_("this connection already sits at a table"),
+        "move.stale": N_(
+            "the move was made at move {got}, but the table is at move {current}; look again"
+        ),
+        "move.watcher": N_("watchers cannot make moves"),
+        "move.stand_in": N_(
+            "a bot plays this seat since you left; take your seat back before moving"
+        ),
+        "seat.watcher": N_("watchers have no seat to leave or take back"),
+        "seat.not_left": N_("this seat is already yours"),
+        "seat.already_left": N_("a bot already plays this seat"),
+        "clock.expired": N_("time ran out for seat {seat}: the heuristic played move {move}"),
+        "lobby.bad_request": N_("the request is not valid: {detail}"),
+        "lobby.too_large": N_("a request may have at most {limit} bytes"),
+        "lobby.unknown_table": N_("there is no table {table}"),
+        "lobby.not_finished": N_("the record of table {table} is ready when its game is over"),
+        "lobby.seat_count": N_("{game} with {players} players needs {players} seats, not {count}"),
+        "lobby.unknown_bot": N_("there is no bot {bot} for {game}; bots: {known}"),
+        "lobby.bad_strength": N_("bot strength is a whole number from 1 to {high}, not {value}"),
+        "lobby.no_human": N_("a bot-only table needs no links; add a human seat or watch it"),
+        "server.storage": N_("the move could not be stored, so it was not played; try again"),
+        "server.internal": N_("the server failed on this message; the table is unchanged"),
+    }
+)
+"""The server's own reason codes (the games' and the core's come with their errors)."""
+
+
+class ProtocolError(KartentischError):
+    """A message or request the server refuses; ``code`` is one of :data:`SERVER_REASONS`."""
+
+    default_code = "message.malformed"
+
+
+def refuse(code: str, /, **params: object) -> ProtocolError:
+    """The :class:`ProtocolError` with ``code``, ``params`` and its English text."""
+    return SERVER_REASONS.error(ProtocolError, code, **params)
+
+
+# ---------------------------------------------------------------- client -> server messages
+_Token = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN_CHARS)]
+_Count = Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
+_Ref = Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
+
+
+class _Message(msgspec.Struct, forbid_unknown_fields=True, frozen=True, tag_field="type"):
+    """Base of the client messages: ``type`` tags them, unknown fields are refused."""
+
+    v: int
+    """The protocol version; must be :data:`PROTOCOL_VERSION`."""
+
+
+class Hello(_Message, tag="hello", frozen=True):
+    """Join the table of a seat link or a watch link (the link's token)."""
+
+    token: _Token
+
+
+class Move(_Message, tag="move", frozen=True):
+    """Play ``action`` (an action id from the ``legal`` list) at move number ``move``."""
+
+    move: _Count
+    """How many moves the table had when the client chose this one; a stale one is refused."""
+    action: _Count
+    ref: _Ref | None = None
+    """Any number; the answer to this move echoes it."""
+
+
+class Sync(_Message, tag="sync", frozen=True):
+    """Send me the whole view again."""
+
+
+class Leave(_Message, tag="leave", frozen=True):
+    """I leave: a bot plays my seat until I take it back."""
+
+
+class TakeSeat(_Message, tag="take_seat", frozen=True):
+    """I am back: take my seat from the bot that played it."""
+
+
+class Ping(_Message, tag="ping", frozen=True):
+    """Are you there? (answered with ``pong``)."""
+
+    ref: _Ref | None = None
+
+
+ClientMessage = Hello | Move | Sync | Leave | TakeSeat | Ping
+"""Every message a client may send."""
+
+
+class _Envelope(msgspec.Struct):
+    """The two fields read before the message's own type: its version and type."""
+
+    v: Any = None
+    type: Any = None
+
+
+_ENVELOPE: Final = msgspec.json.Decoder(_Envelope)
+_DECODER: Final = msgspec.json.Decoder(ClientMessage)
+
+
+def decode_message(data: str | bytes) -> ClientMessage:
+    """The client message in ``data``; raises :class:`ProtocolError` with the reason.
+
+    The checks run from cheap to dear: size, JSON and object shape, version, type, fields.
+
+    >>> decode_message('{"v": 1, "type": "ping"}')
+    Ping(v=1, ref=None)
+    >>> decode_message('{"v": 1, "type": "move", "move": 3, "action": true}').code
+    Traceback (most recent call last):
+    kartentisch.server.protocol.ProtocolError: the message does not fit the protocol: ...
+    """
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise refuse("message.too_large", limit=MAX_MESSAGE_BYTES, size=len(raw))
+    try:
+        envelope = _ENVELOPE.decode(raw)
+    except msgspec.ValidationError:
+        raise refuse("message.malformed", detail="a message is a JSON object") from None
+    except msgspec.DecodeError as exc:
+        raise refuse("message.not_json", detail=_short(str(exc))) from None
+    except RecursionError:
+        raise refuse("message.malformed", detail="nested too deeply") from None
+    if type(envelope.v) is not int or envelope.v != PROTOCOL_VERSION:
+        raise refuse("message.bad_version", value=safe_repr(envelope.v),
+                      supported=PROTOCOL_VERSION)
+    if envelope.type not in MESSAGE_TYPES:
+        raise refuse("message.unknown_type", value=safe_repr(envelope.type),
+                      known=", ".join(MESSAGE_TYPES))
+    try:
+        message: ClientMessage = _DECODER.decode(raw)
+        return message
+    except msgspec.ValidationError as exc:
+        raise refuse("message.malformed", detail=_short(str(exc))) from None
+    except (msgspec.DecodeError, RecursionError):  # pragma: no cover - the envelope read it
+        raise refuse("message.malformed", detail="nested too deeply") from None
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def error_message(error: KartentischError, **extra: JSONValue) -> dict[str, Any]:
+    """The ``error`` message for ``error``: its code, params and English text."""
+    return {"v": PROTOCOL_VERSION, "type": "error", **error.to_json(), **extra}

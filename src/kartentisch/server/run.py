@@ -1,0 +1,66 @@
+"""Start the server: ``kartentisch serve`` and ``python -m kartentisch.server``.
+
+The listening socket is bound before the application starts, so port 0 picks a free port;
+once the tables are resumed the server prints one line with its address
+(``kartentisch server on http://HOST:PORT``) that scripts and tests wait for.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Final
+
+from sqlalchemy.engine import URL
+
+from kartentisch.server.storage import Storage, database_url, shown_url
+
+READY_LINE: Final = "kartentisch server on"
+
+
+def default_database() -> Path:
+    """The SQLite file in the user's data directory (no set-up needed)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("kartentisch", appauthor=False)) / "tables.sqlite3"
+
+
+def default_bot_workers() -> int:
+    """One worker process per core but one (at least one): the event loop keeps a core."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
+          bot_workers: int | None = None, log_level: str = "info",
+          access_log: bool = True) -> None:
+    """Run the server until SIGINT or SIGTERM."""
+    import uvicorn
+
+    from kartentisch.server.app import create_app
+
+    url: URL = database_url(db) if db else database_url(str(default_database()))
+    logging.basicConfig(level=log_level.upper(), stream=sys.stderr,
+                        format="%(levelname)s: %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    bound = sock.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+
+    def ready() -> None:
+        print(f"{READY_LINE} http://{shown_host}:{bound} (database {shown_url(url)})",
+              flush=True)
+
+    storage = Storage(url)
+    app = create_app(storage, bot_workers=default_bot_workers() if bot_workers is None
+                     else bot_workers, on_ready=ready)
+    config = uvicorn.Config(app, log_level=log_level, access_log=access_log,
+                            ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=60,
+                            lifespan="on", timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])

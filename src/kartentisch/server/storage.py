@@ -1,0 +1,447 @@
+"""Durable tables: SQLAlchemy Core over SQLite or PostgreSQL, written ahead of every message.
+
+A table is stored as what rebuilds it by replay: its game, player count, options, seed and
+its moves (action ids, numbered from 0). The primary key ``(table_id, move_no)`` is the
+serialisation point: of two processes that store move ``n`` of one table, one wins and the
+other gets :class:`MoveConflict` and catches up. Seat and watch links are stored only as
+SHA-256 hashes, so the database never holds a usable link.
+
+Writes go through one *journal* thread that commits whatever is queued in one transaction
+(group commit): a move is acknowledged once its transaction committed, and on SQLite the
+database runs in WAL mode with ``synchronous=FULL`` so a commit survives even a power cut.
+On PostgreSQL every committed move also sends ``NOTIFY kartentisch, 'm:<table>:<move>'``
+and :class:`Listener` hands those to the other server processes.
+
+The schema is created and upgraded by the Alembic migrations in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import IntegrityError
+
+log = logging.getLogger("kartentisch.server")
+
+CHANNEL: Final = "kartentisch"
+"""The PostgreSQL notification channel of every server process."""
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "kt_tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("clock", sa.Float, nullable=True),
+    sa.Column("listed", sa.Boolean, nullable=False),
+    sa.Column("stand_in", sa.String(40), nullable=False),
+    sa.Column("watch", sa.String(64), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("returns", sa.Text, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Index("kt_tables_status", "status", "created_at"),
+)
+seats_t = sa.Table(
+    "kt_seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("kt_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("bot", sa.String(40), nullable=True),
+    sa.Column("strength", sa.Integer, nullable=True),
+    sa.Column("left", sa.Boolean, nullable=False),
+)
+links_t = sa.Table(
+    "kt_links", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("kt_tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Index("kt_links_table", "table_id"),
+)
+moves_t = sa.Table(
+    "kt_moves", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("kt_tables.id"), primary_key=True),
+    sa.Column("move_no", sa.Integer, primary_key=True),
+    sa.Column("action", sa.BigInteger, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("by", sa.String(8), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+class MoveConflict(Exception):
+    """Move ``n`` of the table is already stored (another process got there first)."""
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a link token: its SHA-256 in hex."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def database_url(text: str) -> URL:
+    """The SQLAlchemy URL for ``--db``: a path or ``sqlite:///...`` for SQLite,
+    ``postgresql://...`` for PostgreSQL (driven by psycopg 3)."""
+    if "://" not in text:
+        return make_url("sqlite:///" + str(Path(text).expanduser().resolve()))
+    url = make_url(text)
+    if url.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
+        url = url.set(drivername="postgresql+psycopg")
+    return url
+
+
+def shown_url(url: URL) -> str:
+    """``url`` fit for a log line: the password hidden."""
+    return url.render_as_string(hide_password=True)
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """One seat as stored: a human (reached by a link) or a bot of a kind and strength."""
+
+    seat: int
+    kind: str
+    bot: str | None = None
+    strength: int | None = None
+    left: bool = False
+    """A human who left: the table's stand-in bot plays the seat until they take it back."""
+
+
+@dataclass(slots=True)
+class TableRow:
+    """A table as stored, without its moves."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    clock: float | None
+    listed: bool
+    stand_in: str
+    watch: str | None = None
+    """The watch link's token, kept only for a listed table (whose watch link is public)."""
+    status: str = "playing"
+    returns: list[float] | None = None
+    created_at: float = field(default_factory=time.time)
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One stored move: its number, action id, the seat it was made for and by whom."""
+
+    move_no: int
+    action: int
+    seat: int
+    by: str
+
+
+@dataclass(slots=True)
+class _Op:
+    kind: str
+    args: tuple[Any, ...]
+    future: Future[Any]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Storage:
+    """The database of one server process: a journal thread for writes, pooled reads.
+
+    The blocking methods run in threads (the event loop awaits them through futures);
+    :meth:`submit` queues a write for the journal and returns its future.
+    """
+
+    def __init__(self, url: URL | str, *, pool_size: int = 4) -> None:
+        self.url = database_url(url) if isinstance(url, str) else url
+        self.is_postgres = self.url.get_backend_name() == "postgresql"
+        if self.is_postgres:
+            self.engine: Engine = sa.create_engine(
+                self.url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+        else:
+            database = self.url.database
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine = sa.create_engine(
+                self.url, connect_args={"check_same_thread": False, "timeout": 10},
+                pool_size=pool_size, max_overflow=pool_size)
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._queue: queue.Queue[_Op | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ life cycle
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest migration (Alembic ``upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.engine.begin() as conn:
+            if self.is_postgres:  # several processes may start at once
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(72741)"))
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def start(self) -> None:
+        """Start the journal thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._journal, name="kt-journal",
+                                            daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Finish queued writes, stop the journal and close every connection."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=30)
+            self._thread = None
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes (journal)
+    def submit(self, kind: str, *args: Any) -> Future[Any]:
+        """Queue a write; the future is done once it committed (or failed)."""
+        future: Future[Any] = Future()
+        self._queue.put(_Op(kind, args, future))
+        return future
+
+    def _journal(self) -> None:
+        while True:
+            op = self._queue.get()
+            if op is None:
+                return
+            batch = [op]
+            stop = False
+            while len(batch) < 512:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Op]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                results = [self._write(conn, op) for op in batch]
+                self._notify(conn, batch)
+        except IntegrityError:
+            if len(batch) == 1:
+                batch[0].future.set_exception(self._conflict(batch[0]))
+                return
+            for op in batch:  # find the conflicting write(s): one transaction each
+                self._commit([op])
+            return
+        except Exception as exc:  # the database is away: every waiter learns it
+            log.error("storage: a write failed: %s", type(exc).__name__)
+            for op in batch:
+                op.future.set_exception(exc)
+            return
+        for op, result in zip(batch, results, strict=True):
+            op.future.set_result(result)
+
+    @staticmethod
+    def _conflict(op: _Op) -> Exception:
+        if op.kind == "move":
+            return MoveConflict(f"move {op.args[1]} of table {op.args[0]} is already stored")
+        return RuntimeError(f"{op.kind} conflicts with the stored data")
+
+    def _write(self, conn: Connection, op: _Op) -> Any:
+        if op.kind == "move":
+            table_id, move_no, action, seat, by = op.args
+            conn.execute(moves_t.insert().values(
+                table_id=table_id, move_no=move_no, action=action, seat=seat, by=by,
+                at=time.time()))
+            return None
+        if op.kind == "create":
+            row, links = op.args
+            self._insert_table(conn, row, links)
+            return None
+        if op.kind == "left":
+            table_id, seat, left = op.args
+            conn.execute(seats_t.update().where(
+                seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(left=left))
+            return None
+        if op.kind == "finish":
+            table_id, returns = op.args
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(
+                status="finished", returns=json.dumps(returns), finished_at=time.time()))
+            return None
+        raise ValueError(f"unknown journal operation {op.kind}")
+
+    def _notify(self, conn: Connection, batch: Sequence[_Op]) -> None:
+        if not self.is_postgres:
+            return
+        payloads: dict[str, str] = {}
+        for op in batch:
+            if op.kind == "move":
+                payloads[op.args[0]] = f"m:{op.args[0]}:{op.args[1]}"
+            elif op.kind == "left":
+                payloads.setdefault("s:" + op.args[0], f"s:{op.args[0]}")
+        for payload in payloads.values():
+            conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": payload})
+
+    @staticmethod
+    def _insert_table(conn: Connection, row: TableRow, links: dict[str, int | None]) -> None:
+        conn.execute(tables_t.insert().values(
+            id=row.id, game=row.game, players=row.players, options=json.dumps(row.options),
+            seed=row.seed, clock=row.clock, listed=row.listed, stand_in=row.stand_in,
+            watch=row.watch, status=row.status, returns=None, created_at=row.created_at))
+        conn.execute(seats_t.insert(), [
+            {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "strength": s.strength, "left": s.left} for s in row.seats])
+        conn.execute(links_t.insert(), [
+            {"token_hash": token_hash(token), "table_id": row.id, "seat": seat}
+            for token, seat in links.items()])
+
+    # ------------------------------------------------------------------ reads (any thread)
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            yield conn
+
+    def resolve_link(self, token: str) -> tuple[str, int | None] | None:
+        """``(table id, seat)`` of a link token (seat ``None`` for a watch link), or None."""
+        with self._read() as conn:
+            found = conn.execute(sa.select(links_t.c.table_id, links_t.c.seat).where(
+                links_t.c.token_hash == token_hash(token))).first()
+        return None if found is None else (found.table_id, found.seat)
+
+    def load_table(self, table_id: str) -> tuple[TableRow, list[MoveRow]] | None:
+        """The table and all its moves in order, or None when there is no such table."""
+        with self._read() as conn:
+            row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
+            if row is None:
+                return None
+            table = self._table_row(row._mapping)
+            table.seats = self._seats(conn, table_id)
+            moves = self._moves(conn, table_id, 0)
+        return table, moves
+
+    def moves_since(self, table_id: str, start: int) -> list[MoveRow]:
+        """Moves ``start`` and later of a table, in order."""
+        with self._read() as conn:
+            return self._moves(conn, table_id, start)
+
+    def seats(self, table_id: str) -> list[SeatRow]:
+        """The table's seats as stored now."""
+        with self._read() as conn:
+            return self._seats(conn, table_id)
+
+    def table_ids(self, *, status: str | None = None, listed: bool | None = None,
+                  limit: int | None = None) -> list[str]:
+        """Ids of the tables with ``status`` (and listing), newest first."""
+        query = sa.select(tables_t.c.id).order_by(tables_t.c.created_at.desc())
+        if status is not None:
+            query = query.where(tables_t.c.status == status)
+        if listed is not None:
+            query = query.where(tables_t.c.listed == listed)
+        if limit is not None:
+            query = query.limit(limit)
+        with self._read() as conn:
+            return [r.id for r in conn.execute(query)]
+
+    def watch_token_hash(self, table_id: str) -> str | None:
+        """The hash of the table's watch link (for tests and tools; links are not stored)."""
+        with self._read() as conn:
+            found = conn.execute(sa.select(links_t.c.token_hash).where(
+                links_t.c.table_id == table_id, links_t.c.seat.is_(None))).first()
+        return None if found is None else str(found.token_hash)
+
+    @staticmethod
+    def _table_row(m: Any) -> TableRow:
+        return TableRow(
+            id=m["id"], game=m["game"], players=m["players"], options=json.loads(m["options"]),
+            seed=int(m["seed"]), clock=m["clock"], listed=bool(m["listed"]),
+            stand_in=m["stand_in"], watch=m["watch"], status=m["status"],
+            returns=None if m["returns"] is None else json.loads(m["returns"]),
+            created_at=m["created_at"])
+
+    @staticmethod
+    def _seats(conn: Connection, table_id: str) -> list[SeatRow]:
+        rows = conn.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id)
+                            .order_by(seats_t.c.seat))
+        return [SeatRow(r.seat, r.kind, r.bot, r.strength, bool(r.left)) for r in rows]
+
+    @staticmethod
+    def _moves(conn: Connection, table_id: str, start: int) -> list[MoveRow]:
+        rows = conn.execute(
+            sa.select(moves_t.c.move_no, moves_t.c.action, moves_t.c.seat, moves_t.c.by)
+            .where(moves_t.c.table_id == table_id, moves_t.c.move_no >= start)
+            .order_by(moves_t.c.move_no))
+        return [MoveRow(r.move_no, int(r.action), r.seat, r.by) for r in rows]
+
+
+class Listener:
+    """Hears the other server processes' moves: ``LISTEN kartentisch`` on its own connection.
+
+    ``deliver(payload)`` is called in the listener's thread for every notification; it
+    reconnects after a lost connection (and then calls ``deliver("*")``: anything may have
+    been missed, so every live table catches up).
+    """
+
+    def __init__(self, url: URL, deliver: Callable[[str], None]) -> None:
+        self.url = url
+        self.deliver = deliver
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kt-listen", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start listening; returns once the first LISTEN is in force."""
+        self._thread.start()
+        self._ready.wait(timeout)
+
+    def stop(self) -> None:
+        """Stop listening (within a second)."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        dsn = self.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        first = True
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._ready.set()
+                    if not first:
+                        self.deliver("*")
+                    first = False
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self.deliver(note.payload)
+            except Exception as exc:  # the connection broke: try again shortly
+                log.warning("listener: %s; reconnecting", type(exc).__name__)
+                self._stop.wait(1.0)

@@ -1,0 +1,713 @@
+"""The authoritative tables of one server process and what each client is told.
+
+A :class:`Hub` keeps the live tables of its process. A table's state is rebuilt from the
+database by replay (game, options, seed, moves), changed only under the table's lock, and
+only after the move is stored (write-ahead): validate, store durably, apply, then tell every
+client. Each client gets its own view: a seat its observation, its legal moves and the events
+as that seat may see them, a watcher the spectator's. :func:`update_message` builds that view
+from the state's public interface alone, so a test can check that it depends on nothing the
+viewer may not know.
+
+Bots, stand-ins for players who left and the turn clock's moves are computed in the
+:class:`~kartentisch.server.bots.BotPool` and stored like any other move. With several
+processes on one PostgreSQL database, a move another process stored arrives as a
+notification and the table catches up from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgspec
+
+from kartentisch.bots import list_bots
+from kartentisch.core.errors import KartentischError
+from kartentisch.core.protocol import Game, Seat, State
+from kartentisch.core.reasons import render
+from kartentisch.core.records import GameRecord
+from kartentisch.core.registry import load_game
+from kartentisch.core.rng import SEED_MAX, derive_seed
+from kartentisch.server.bots import STRENGTH_SECONDS, BotPool, bot_params, stand_in_bot
+from kartentisch.server.protocol import (
+    PROTOCOL_VERSION,
+    SERVER_REASONS,
+    Hello,
+    Leave,
+    Move,
+    Ping,
+    Sync,
+    TakeSeat,
+    decode_message,
+    error_message,
+    refuse,
+)
+from kartentisch.server.storage import (
+    Listener,
+    MoveConflict,
+    MoveRow,
+    SeatRow,
+    Storage,
+    TableRow,
+)
+
+log = logging.getLogger("kartentisch.server")
+
+JSON = dict[str, Any]
+
+HUMAN: Final = "human"
+BOT: Final = "bot"
+
+
+# ---------------------------------------------------------------- connections
+class Conn:
+    """One client: the table and seat it joined (``seat`` None and ``watcher``: a watcher)
+    and how many of the table's events it has been sent. Subclasses deliver messages."""
+
+    def __init__(self) -> None:
+        self.table: LiveTable | None = None
+        self.seat: Seat | None = None
+        self.watcher = False
+        self.cursor = 0
+        """Events sent so far (the next update starts there)."""
+
+    def push(self, message: JSON) -> None:
+        """Send ``message`` (in order, without waiting)."""
+        raise NotImplementedError
+
+
+class QueueConn(Conn):
+    """A connection whose messages wait, encoded, in a bounded queue for a sender task.
+
+    A client that reads nothing is dropped (``overflowed``), never waited for: the queue's
+    sender sees ``None`` and closes the connection.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        super().__init__()
+        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.limit = limit
+        self.overflowed = False
+
+    def push(self, message: JSON) -> None:
+        if self.overflowed:
+            return
+        if self.outbox.qsize() >= self.limit:
+            self.overflowed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(msgspec.json.encode(message))
+
+
+# ---------------------------------------------------------------- what a client is told
+@dataclass(slots=True)
+class LastMove:
+    """The latest move: public facts for all, and the action itself for its own seat."""
+
+    move: int
+    seat: Seat
+    by: str
+    action: JSON
+    """``{"id", "text"}``: sent only to the seat that moved."""
+
+    def for_viewer(self, viewer: Seat | None) -> JSON:
+        """The move as ``viewer`` may see it."""
+        public: JSON = {"move": self.move, "seat": self.seat, "by": self.by}
+        if viewer is not None and viewer == self.seat:
+            public["action"] = self.action
+        return public
+
+
+def last_move(game: Game[Any, Any, Any], before: State[Any, Any], move: int, seat: Seat,
+              aid: int, by: str) -> LastMove:
+    """The :class:`LastMove` for action ``aid`` about to be applied to ``before``."""
+    text = game.format_action(game.action_from_id(aid), before)
+    return LastMove(move, seat, by, {"id": aid, "text": text})
+
+
+def legal_moves(game: Game[Any, Any, Any], state: State[Any, Any]) -> list[JSON]:
+    """The legal actions of the seat to move, with their notation."""
+    decode = game.action_from_id
+    return [{"id": aid, "text": game.format_action(decode(aid), state)}
+            for aid in state.legal_action_ids()]
+
+
+def update_message(table_id: str, game: Game[Any, Any, Any], state: State[Any, Any], *,
+                   moves: int, viewer: Seat | None, cursor: int, acting: bool,
+                   last: LastMove | None, deadline: float | None, full: bool = False,
+                   legal: list[JSON] | None = None) -> JSON:
+    """The ``update`` message for ``viewer`` (None: a watcher) after ``moves`` moves.
+
+    It is built from ``viewer``'s observation, the events from ``cursor`` on as ``viewer``
+    may see them, and, when ``acting`` (the viewer is to move and plays the seat itself),
+    the legal moves; at the end the returns and the whole deal, which everyone may see then.
+    """
+    terminal = state.is_terminal()
+    message: JSON = {
+        "v": PROTOCOL_VERSION,
+        "type": "update",
+        "table": table_id,
+        "move": moves,
+        "status": "finished" if terminal else "playing",
+        "to_move": None if terminal else state.current_player,
+        "observation": state.observation(viewer).to_json(),
+        "events_from": cursor,
+        "events": [e.to_json() for e in state.events_for(viewer, cursor)],
+        "legal": (legal if legal is not None else legal_moves(game, state)) if acting else [],
+        "last": None if last is None else last.for_viewer(viewer),
+        "deadline": None if deadline is None else round(deadline * 1000),
+        "full": full,
+    }
+    if terminal:
+        message["returns"] = list(state.returns())
+        message["reveal"] = state.reveal()
+    return message
+
+
+# ---------------------------------------------------------------- live tables
+class LiveTable:
+    """A table in play in this process: its stored row, game, state and connections."""
+
+    def __init__(self, row: TableRow, game: Game[Any, Any, Any], state: State[Any, Any],
+                 moves: int, last: LastMove | None) -> None:
+        self.row = row
+        self.id = row.id
+        self.game = game
+        self.state = state
+        self.moves = moves
+        self.last = last
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.deadline: float | None = None
+        self.clock: asyncio.TimerHandle | None = None
+        self.thinking: int | None = None
+        """The move number a bot task is working on."""
+        self.broken = False
+        self.options_text = json.dumps(row.options, sort_keys=True)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def seat_players(self) -> list[str]:
+        """Who sits where, as a record names them: ``"human"`` or the bot's name."""
+        return [HUMAN if s.kind == HUMAN else str(s.bot) for s in self.row.seats]
+
+    def acting(self, viewer: Seat | None) -> bool:
+        """Whether ``viewer`` is to move and plays the seat (not a bot in its place)."""
+        if viewer is None or self.finished or viewer != self.state.current_player:
+            return False
+        seat = self.row.seats[viewer]
+        return seat.kind == HUMAN and not seat.left
+
+    def seats_json(self) -> list[JSON]:
+        """The public facts about every seat (connected: to this server process)."""
+        present = {c.seat for c in self.conns if c.seat is not None}
+        return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "strength": s.strength,
+                 "left": s.left, "connected": s.seat in present} for s in self.row.seats]
+
+    def info(self) -> JSON:
+        """The table's public description (the lobby's and the welcome message's)."""
+        return {"id": self.id, "game": self.row.game, "title": self.game.spec.title,
+                "players": self.row.players, "options": self.row.options,
+                "clock": self.row.clock, "stand_in": self.row.stand_in,
+                "status": "finished" if self.finished else "playing", "move": self.moves,
+                "seats": self.seats_json()}
+
+    def update_for(self, conn: Conn, *, full: bool = False,
+                   legal: list[JSON] | None = None) -> JSON:
+        """The update for ``conn`` from its cursor on (which then moves to the end)."""
+        cursor = 0 if full else conn.cursor
+        message = update_message(
+            self.id, self.game, self.state, moves=self.moves, viewer=conn.seat, cursor=cursor,
+            acting=self.acting(conn.seat), last=self.last, deadline=self.deadline, full=full,
+            legal=legal)
+        conn.cursor = len(self.state.events)
+        return message
+
+    def broadcast(self, *, mover: Conn | None = None, ref: int | None = None) -> None:
+        """Send every connection its update; ``mover`` gets ``ref`` echoed."""
+        legal: list[JSON] | None = None
+        if not self.finished and self.acting(self.state.current_player):
+            legal = legal_moves(self.game, self.state)
+        for conn in list(self.conns):
+            message = self.update_for(conn, legal=legal)
+            if conn is mover and ref is not None:
+                message["ref"] = ref
+            conn.push(message)
+
+    def tell_all(self, message: JSON) -> None:
+        for conn in list(self.conns):
+            conn.push(message)
+
+    def record(self) -> GameRecord:
+        """The game so far as a record (``kartentisch replay`` reads it)."""
+        return GameRecord.from_state(self.row.game, self.state, self.seat_players())
+
+
+# ---------------------------------------------------------------- creating tables
+class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One seat of a new table: a human (invited by a link) or a bot."""
+
+    kind: str = HUMAN
+    bot: str | None = None
+    strength: int | None = None
+
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A request for a new table (``POST /api/tables``)."""
+
+    game: str
+    v: int = PROTOCOL_VERSION
+    players: int | None = None
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    seats: list[SeatSpec] | None = None
+    clock: float | None = None
+    listed: bool = True
+
+
+def new_id() -> str:
+    """A table id: public (it names the table in the lobby), random, short."""
+    return secrets.token_urlsafe(9)
+
+
+def new_token() -> str:
+    """A link token: a 256-bit capability from :mod:`secrets`."""
+    return secrets.token_urlsafe(32)
+
+
+# ---------------------------------------------------------------- the hub
+class Hub:
+    """The live tables of this process, the storage, the bot workers and the listener."""
+
+    def __init__(self, storage: Storage, pool: BotPool) -> None:
+        self.storage = storage
+        self.pool = pool
+        self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._listener: Listener | None = None
+        self._catching_up: set[str] = set()
+        self._again: set[str] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.errors = 0
+        """Server errors so far (the fuzz test asserts none)."""
+
+    # ------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Migrate the schema, start the journal and listener, and resume unfinished tables."""
+        self.loop = asyncio.get_running_loop()
+        await asyncio.to_thread(self.storage.migrate)
+        self.storage.start()
+        if self.storage.is_postgres:
+            self._listener = Listener(self.storage.url, self._heard)
+            await asyncio.to_thread(self._listener.start)
+        for table_id in await asyncio.to_thread(self.storage.table_ids, status="playing"):
+            await self.table(table_id)
+
+    async def stop(self) -> None:
+        """Stop bots, clocks and the listener; finish queued writes."""
+        for task in list(self._tasks):
+            task.cancel()
+        for table in self.tables.values():
+            if table.clock is not None:
+                table.clock.cancel()
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.stop)
+        await asyncio.to_thread(self.storage.close)
+        self.pool.close()
+
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run ``coro`` as a task the hub keeps (and cancels at the end)."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.errors += 1
+            log.error("table task failed", exc_info=task.exception())
+
+    # ------------------------------------------------------------------ tables
+    async def table(self, table_id: str) -> LiveTable | None:
+        """The live table ``table_id``, rebuilt from the database on first use."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            loaded = await asyncio.to_thread(self.storage.load_table, table_id)
+            live = None if loaded is None else self._rebuild(*loaded)
+            if live is not None:
+                self.tables[table_id] = live
+                self._schedule(live)
+            future.set_result(live)
+            return live
+        except BaseException as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def _rebuild(self, row: TableRow, moves: Sequence[MoveRow]) -> LiveTable:
+        """The table after replaying its stored moves."""
+        game = load_game(row.game, row.players, row.options)
+        state: State[Any, Any] = game.new_initial_state(row.seed)
+        live = LiveTable(row, game, state, 0, None)
+        for move in moves:
+            self._apply_stored(live, move)
+        return live
+
+    def _apply_stored(self, table: LiveTable, move: MoveRow) -> None:
+        """Apply a move read from the database (made here earlier or by another process)."""
+        if move.move_no != table.moves:
+            raise RuntimeError(f"table {table.id}: move {move.move_no} where {table.moves} is due")
+        last = last_move(table.game, table.state, move.move_no, move.seat, move.action, move.by)
+        table.state.apply_id(move.action, seat=move.seat)
+        table.moves += 1
+        table.last = last
+
+    async def create(self, request: CreateTable, base_url: str) -> JSON:
+        """Create a table; returns its id and links (the only time the links are shown)."""
+        if request.v != PROTOCOL_VERSION:
+            raise refuse("message.bad_version", value=request.v, supported=PROTOCOL_VERSION)
+        game = load_game(request.game, request.players, request.options)
+        name = game.spec.name
+        specs = request.seats if request.seats is not None else [SeatSpec()] * game.players
+        if len(specs) != game.players:
+            raise refuse("lobby.seat_count", game=name, players=game.players, count=len(specs))
+        seats: list[SeatRow] = []
+        known = list_bots(name)
+        for index, spec in enumerate(specs):
+            if spec.kind == HUMAN and spec.bot is None and spec.strength is None:
+                seats.append(SeatRow(index, HUMAN))
+            elif spec.kind == BOT and spec.bot in known:
+                strength = spec.strength
+                if strength is not None and (type(strength) is not int
+                                             or not 1 <= strength <= len(STRENGTH_SECONDS)):
+                    raise refuse("lobby.bad_strength", high=len(STRENGTH_SECONDS),
+                                 value=strength)
+                seats.append(SeatRow(index, BOT, spec.bot, strength))
+            elif spec.kind == BOT:
+                raise refuse("lobby.unknown_bot", bot=spec.bot, game=name, known=", ".join(known))
+            else:
+                raise refuse("lobby.bad_request",
+                             detail=f"seat {index}: kind is human (alone) or bot (with a bot)")
+        clock = request.clock
+        if clock is not None and not 0.05 <= clock <= 86400:
+            raise refuse("lobby.bad_request", detail="clock is seconds from 0.05 to 86400")
+        row = TableRow(id=new_id(), game=name, players=game.players,
+                       options=game.options_json(), seed=secrets.randbelow(SEED_MAX + 1),
+                       clock=clock, listed=request.listed, stand_in=stand_in_bot(name),
+                       seats=seats)
+        links: dict[str, int | None] = {}
+        answer_seats: list[JSON] = []
+        for seat in seats:
+            entry: JSON = {"seat": seat.seat, "kind": seat.kind, "bot": seat.bot,
+                           "strength": seat.strength}
+            if seat.kind == HUMAN:
+                token = new_token()
+                links[token] = seat.seat
+                entry.update(token=token, link=f"{base_url}#seat={token}")
+            answer_seats.append(entry)
+        watch = new_token()
+        links[watch] = None
+        row.watch = watch if request.listed else None
+        await asyncio.wrap_future(self.storage.submit("create", row, links))
+        await self.table(row.id)
+        log.info("table %s created: %s, %d players", row.id, name, row.players)
+        return {"v": PROTOCOL_VERSION, "table": row.id, "seats": answer_seats,
+                "watch": {"token": watch, "link": f"{base_url}#watch={watch}"}}
+
+    # ------------------------------------------------------------------ messages
+    async def handle(self, conn: Conn, data: str | bytes) -> None:
+        """Decode and carry out one client message; any error goes to ``conn`` alone."""
+        ref: int | None = None
+        try:
+            message = decode_message(data)
+            if isinstance(message, Move | Ping):
+                ref = message.ref
+            if isinstance(message, Hello):
+                await self.hello(conn, message)
+                return
+            if isinstance(message, Ping):
+                conn.push({"v": PROTOCOL_VERSION, "type": "pong", "ref": message.ref})
+                return
+            table = conn.table
+            if table is None:
+                raise refuse("session.hello_first")
+            if isinstance(message, Move):
+                await self.move(conn, table, message)
+            elif isinstance(message, Sync):
+                async with table.lock:
+                    conn.push(table.update_for(conn, full=True))
+            elif isinstance(message, Leave):
+                await self.set_left(conn, table, True)
+            elif isinstance(message, TakeSeat):
+                await self.set_left(conn, table, False)
+        except KartentischError as error:
+            conn.push(self._error(conn, error, ref))
+        except Exception:
+            self.errors += 1
+            log.exception("server error on a client message")
+            conn.push(self._error(conn, refuse("server.internal"), ref))
+
+    @staticmethod
+    def _error(conn: Conn, error: KartentischError, ref: int | None) -> JSON:
+        extra: dict[str, Any] = {}
+        if ref is not None:
+            extra["ref"] = ref
+        if conn.table is not None:
+            extra["move"] = conn.table.moves
+        return error_message(error, **extra)
+
+    async def hello(self, conn: Conn, message: Hello) -> None:
+        """Join the table of the link: welcome, then the whole view."""
+        if conn.table is not None:
+            raise refuse("session.already_joined")
+        found = await asyncio.to_thread(self.storage.resolve_link, message.token)
+        table = None if found is None else await self.table(found[0])
+        if table is None or found is None:
+            raise refuse("session.unknown_link")
+        async with table.lock:
+            conn.table, conn.seat, conn.watcher = table, found[1], found[1] is None
+            table.conns.add(conn)
+            conn.push({"v": PROTOCOL_VERSION, "type": "welcome", "role":
+                       "watcher" if conn.watcher else "seat", "seat": conn.seat,
+                       "table": table.info()})
+            conn.push(table.update_for(conn, full=True))
+            self._seats_changed(table)
+
+    def disconnect(self, conn: Conn) -> None:
+        """Forget a closed connection (its seat stays; the clock or a stand-in covers it).
+
+        A finished table nobody is connected to leaves memory (the database keeps it)."""
+        table = conn.table
+        if table is not None and conn in table.conns:
+            table.conns.discard(conn)
+            self._seats_changed(table)
+            self._evict(table)
+
+    def _evict(self, table: LiveTable) -> None:
+        if table.finished and not table.conns and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+
+    def _seats_changed(self, table: LiveTable) -> None:
+        table.tell_all({"v": PROTOCOL_VERSION, "type": "seats", "table": table.id,
+                        "seats": table.seats_json()})
+
+    async def move(self, conn: Conn, table: LiveTable, message: Move) -> None:
+        """A human's move: checked, stored, applied, told (the mover's update echoes ref)."""
+        if conn.watcher or conn.seat is None:
+            raise refuse("move.watcher")
+        seat = conn.seat
+        async with table.lock:
+            if message.move != table.moves:
+                raise refuse("move.stale", got=message.move, current=table.moves)
+            if table.row.seats[seat].left:
+                raise refuse("move.stand_in")
+            await self._commit(table, seat, message.action, HUMAN, mover=conn, ref=message.ref,
+                               number=message.move)
+
+    async def _commit(self, table: LiveTable, seat: Seat, aid: int, by: str, *,
+                      mover: Conn | None = None, ref: int | None = None,
+                      number: int | None = None) -> bool:
+        """Check, store, apply and tell (the table's lock is held); False if another
+        process stored this move number first (the table has caught up then)."""
+        state, game = table.state, table.game
+        state.check_actor(seat)
+        game.check_action_id(aid)
+        if not state.is_legal_id(aid):
+            raise state.why_illegal(game.action_from_id(aid))
+        n = table.moves
+        try:
+            await asyncio.wrap_future(self.storage.submit("move", table.id, n, aid, seat, by))
+        except MoveConflict:
+            await self._catch_up_locked(table)
+            if number is not None:
+                raise refuse("move.stale", got=number, current=table.moves) from None
+            return False
+        except Exception:
+            log.exception("table %s: move %d could not be stored", table.id, n)
+            raise refuse("server.storage") from None
+        self._apply_stored(table, MoveRow(n, aid, seat, by))
+        if table.finished:
+            await asyncio.wrap_future(
+                self.storage.submit("finish", table.id, list(table.state.returns())))
+            log.info("table %s finished after %d moves", table.id, table.moves)
+        self._after_move(table, mover=mover, ref=ref)
+        return True
+
+    def _after_move(self, table: LiveTable, *, mover: Conn | None = None,
+                    ref: int | None = None) -> None:
+        self._schedule(table)  # first, so the update carries the new deadline
+        table.broadcast(mover=mover, ref=ref)
+
+    async def set_left(self, conn: Conn, table: LiveTable, left: bool) -> None:
+        """``leave`` (a stand-in bot plays the seat) or ``take_seat`` (the player is back)."""
+        if conn.watcher or conn.seat is None:
+            raise refuse("seat.watcher")
+        async with table.lock:
+            seat = table.row.seats[conn.seat]
+            if seat.kind != HUMAN or seat.left == left:
+                raise refuse("seat.already_left" if left else "seat.not_left")
+            await asyncio.wrap_future(self.storage.submit("left", table.id, seat.seat, left))
+            seat.left = left
+            self._schedule(table)
+            self._seats_changed(table)
+            table.broadcast()
+
+    # ------------------------------------------------------------------ bots and the clock
+    def _schedule(self, table: LiveTable) -> None:
+        """Start whatever the next move needs: a bot, a stand-in or the turn clock."""
+        if table.clock is not None:
+            table.clock.cancel()
+            table.clock = None
+        table.deadline = None
+        if table.finished or table.broken:
+            return
+        seat = table.row.seats[table.state.current_player]
+        n = table.moves
+        if seat.kind == BOT or seat.left:
+            if table.thinking != n:
+                table.thinking = n
+                self.spawn(self._bot_turn(table, n))
+        elif table.row.clock is not None and self.loop is not None:
+            table.deadline = time.time() + table.row.clock
+            table.clock = self.loop.call_later(
+                table.row.clock, lambda: self.spawn(self._clock_ran_out(table, n)))
+
+    async def _bot_choice(self, table: LiveTable, bot: str, params: dict[str, Any]) -> int:
+        state = table.state
+        seat = state.current_player
+        n = table.moves
+        observation = state.observation(seat)
+        legal = state.legal_actions()
+        seed = derive_seed(table.row.seed, "bot", seat, n)
+        try:
+            return await self.pool.choose(table.row.game, table.row.players, table.options_text,
+                                          bot, params, seed, observation, legal)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: bot %s failed; its first legal move is played", table.id,
+                          bot)
+            return state.legal_action_ids()[0]
+
+    async def _bot_turn(self, table: LiveTable, n: int) -> None:
+        if table.moves != n or table.finished:
+            return
+        seat = table.row.seats[table.state.current_player]
+        if seat.kind == BOT:
+            bot, params, by = str(seat.bot), bot_params(str(seat.bot), seat.strength), BOT
+        else:
+            bot, params, by = table.row.stand_in, {}, "stand-in"
+        aid = await self._bot_choice(table, bot, params)
+        async with table.lock:
+            current = table.row.seats[seat.seat]
+            if table.moves != n or (current.kind == HUMAN and not current.left):
+                return  # moved meanwhile (another process) or the player took the seat back
+            await self._commit(table, seat.seat, aid, by)
+
+    async def _clock_ran_out(self, table: LiveTable, n: int) -> None:
+        if table.moves != n or table.finished:
+            return
+        seat = table.state.current_player
+        aid = await self._bot_choice(table, table.row.stand_in, {})
+        async with table.lock:
+            if table.moves != n:
+                return
+            table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": "clock.expired",
+                            "params": {"seat": seat, "move": n},
+                            "message": render(SERVER_REASONS["clock.expired"],
+                                              {"seat": seat, "move": n})})
+            await self._commit(table, seat, aid, "clock")
+
+    # ------------------------------------------------------------------ other processes
+    def _heard(self, payload: str) -> None:
+        """A notification (in the listener's thread): hand it to the event loop."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._notified, payload)
+
+    def _notified(self, payload: str) -> None:
+        if payload == "*":
+            ids = list(self.tables)
+        else:
+            kind, _, rest = payload.partition(":")
+            table_id = rest.rsplit(":", 1)[0] if kind == "m" else rest
+            table = self.tables.get(table_id)
+            if table is None:
+                return
+            if kind == "m" and int(rest.rsplit(":", 1)[1]) < table.moves:
+                return  # our own move coming back
+            ids = [table_id]
+        for table_id in ids:
+            if table_id in self._catching_up:
+                self._again.add(table_id)
+            else:
+                self._catching_up.add(table_id)
+                self.spawn(self._catch_up(self.tables[table_id]))
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        try:
+            while True:
+                self._again.discard(table.id)
+                async with table.lock:
+                    await self._catch_up_locked(table, seats=True)
+                if table.id not in self._again:
+                    return
+        finally:
+            self._catching_up.discard(table.id)
+
+    async def _catch_up_locked(self, table: LiveTable, *, seats: bool = False) -> None:
+        """Apply the moves other processes stored (the lock is held) and tell everyone."""
+        if seats:
+            stored = await asyncio.to_thread(self.storage.seats, table.id)
+            if [s.left for s in stored] != [s.left for s in table.row.seats]:
+                for mine, theirs in zip(table.row.seats, stored, strict=True):
+                    mine.left = theirs.left
+                self._seats_changed(table)
+                self._schedule(table)
+        rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
+        for row in rows:
+            self._apply_stored(table, row)
+        if rows:
+            self._after_move(table)
+
+    # ------------------------------------------------------------------ lobby reads
+    async def summaries(self, limit: int = 200) -> list[JSON]:
+        """The listed tables in play (newest first), as the lobby shows them."""
+        ids = await asyncio.to_thread(self.storage.table_ids, status="playing", listed=True,
+                                      limit=limit)
+        out = []
+        for table_id in ids:
+            table = await self.table(table_id)
+            if table is not None and not table.finished:
+                info = table.info()
+                info["watch"] = table.row.watch
+                out.append(info)
+        return out
+
+    async def record(self, table_id: str) -> GameRecord:
+        """The record of a finished table; raises ``lobby.*`` errors otherwise."""
+        table = await self.table(table_id)
+        if table is None:
+            raise refuse("lobby.unknown_table", table=table_id)
+        if not table.finished:
+            raise refuse("lobby.not_finished", table=table_id)
+        record = table.record()
+        self._evict(table)
+        return record
+
