@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench clean
+.PHONY: play test lint typecheck bench soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,15 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
+
+# Conformance invariants over a million random games per game (lean checks per move, the full
+# check every 2000th game), on 2 worker processes; exits non-zero on any violation. Hours.
+# Smaller runs: make soak SOAK_GAMES=2000. Also: KARTENTISCH_SOAK=1 for the long test counts.
+SOAK_GAMES ?= 1000000
+SOAK_WORKERS ?= 2
+soak: $(STAMP)
+	$(BIN)/python -m kartentisch.testing.soak --games $(SOAK_GAMES) --workers $(SOAK_WORKERS)
+	KARTENTISCH_SOAK=1 $(BIN)/pytest -q -n $(SOAK_WORKERS) tests/test_conformance.py tests/core/test_fuzz.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
