@@ -16,7 +16,16 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/kartentisch play krass-kariert || test $$? -eq 1
 
-test: $(STAMP)
+# The table server on http://127.0.0.1:8000 (SQLite in the user's data directory);
+# e.g. make serve SERVE_ARGS="--db postgresql://user@host/db --port 8080".
+serve: $(STAMP)
+	$(BIN)/kartentisch serve $(SERVE_ARGS)
+
+# System packages the tests need (PostgreSQL for the server's storage tests), when missing.
+system:
+	bash scripts/setup-system.sh
+
+test: $(STAMP) system
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 src tests

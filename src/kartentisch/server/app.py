@@ -39,6 +39,7 @@ from kartentisch.server.bots import STRENGTH_SECONDS, BotPool
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
 from kartentisch.server.storage import Storage
 from kartentisch.server.tables import CreateTable, Hub, QueueConn
+from kartentisch.server.web import web_routes
 
 log = logging.getLogger("kartentisch.server")
 
@@ -60,7 +61,7 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         await hub.start()
-        await asyncio.to_thread(hub.pool.warm_up)
+        hub.pool.warm_up()
         if on_ready is not None:
             on_ready()
         try:
@@ -158,6 +159,7 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         Route("/api/tables/{table_id}", one_table),
         Route("/api/tables/{table_id}/record", record),
         WebSocketRoute("/ws", websocket),
+        *web_routes(hub),  # the browser page's routes (web.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

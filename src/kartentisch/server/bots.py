@@ -64,6 +64,11 @@ def choose(game_name: str, players: int, options: str, bot: str, params: dict[st
     return game.action_to_id(player.act(observation, legal))
 
 
+def _warm() -> None:
+    import kartentisch.bots.ismcts  # noqa: F401  (imports are the warm-up)
+    import kartentisch.bots.pimc  # noqa: F401
+
+
 def _watch_parent(parent: int) -> None:
     while True:
         time.sleep(0.5)
@@ -100,13 +105,14 @@ class BotPool:
         return await loop.run_in_executor(self._pool, call)
 
     def warm_up(self) -> None:
-        """Start the workers now rather than at the first bot move."""
+        """Start the workers now (without waiting for them) rather than at the first bot
+        move, and have them import the games and bots."""
         if self._pool is not None:
-            for future in [self._pool.submit(os.getpid) for _ in range(self.workers)]:
-                future.result(timeout=60)
+            for _ in range(self.workers):
+                self._pool.submit(_warm)
 
     def close(self) -> None:
-        """Stop the workers (cancelling queued moves)."""
+        """Stop the workers (queued moves are cancelled, a running one ends first)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

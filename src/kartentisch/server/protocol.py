@@ -150,7 +150,7 @@ def decode_message(data: str | bytes) -> ClientMessage:
 
     >>> decode_message('{"v": 1, "type": "ping"}')
     Ping(v=1, ref=None)
-    >>> decode_message('{"v": 1, "type": "move", "move": 3, "action": true}').code
+    >>> decode_message('{"v": 1, "type": "move", "move": 3, "action": true}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     kartentisch.server.protocol.ProtocolError: the message does not fit the protocol: ...
     """

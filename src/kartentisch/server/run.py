@@ -1,6 +1,7 @@
 """Start the server: ``kartentisch serve`` and ``python -m kartentisch.server``.
 
-The listening socket is bound before the application starts, so port 0 picks a free port;
+Importing this module is cheap (the bot workers' start imports it again), the server's
+libraries are imported when :func:`serve` runs. The listening socket is bound before the application starts, so port 0 picks a free port;
 once the tables are resumed the server prints one line with its address
 (``kartentisch server on http://HOST:PORT``) that scripts and tests wait for.
 """
@@ -13,10 +14,6 @@ import socket
 import sys
 from pathlib import Path
 from typing import Final
-
-from sqlalchemy.engine import URL
-
-from kartentisch.server.storage import Storage, database_url, shown_url
 
 READY_LINE: Final = "kartentisch server on"
 
@@ -40,8 +37,9 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     import uvicorn
 
     from kartentisch.server.app import create_app
+    from kartentisch.server.storage import Storage, database_url, shown_url
 
-    url: URL = database_url(db) if db else database_url(str(default_database()))
+    url = database_url(db) if db else database_url(str(default_database()))
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr,
                         format="%(levelname)s: %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)

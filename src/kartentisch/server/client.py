@@ -1,0 +1,153 @@
+"""A small Python client of the table protocol, for tests, benchmarks and scripted players.
+
+>>> # async with await TableClient.join("ws://127.0.0.1:8000/ws", token) as client:
+>>> #     update = await client.until(lambda m: m["type"] == "update" and m["legal"])
+>>> #     await client.move(update["legal"][0]["id"])
+
+Every received message is kept in :attr:`TableClient.received` (in order), so a test can
+check everything a seat was sent. Needs the ``websockets`` package (the ``server`` extra).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from kartentisch.server.protocol import PROTOCOL_VERSION
+
+JSON = dict[str, Any]
+
+
+class TableClient:
+    """One websocket connection: a seat or a watcher once :meth:`hello` was answered."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.received: list[JSON] = []
+        self.latest: JSON | None = None
+        """The latest ``update``."""
+        self.welcome: JSON | None = None
+        self._arrived = asyncio.Condition()
+        self._reader = asyncio.create_task(self._read())
+        self.closed = False
+        self.cursor = 0
+        """Messages :meth:`until` has looked at (without ``start``)."""
+        self.sent_at: dict[int, float] = {}
+        """``ref`` -> when a move with that ref was sent (for round-trip times)."""
+        self.round_trips: list[float] = []
+
+    @classmethod
+    async def open(cls, url: str) -> TableClient:
+        """A connection that has not said hello yet."""
+        socket = await connect(url, max_size=1 << 24, open_timeout=30, ping_interval=None)
+        return cls(socket)
+
+    @classmethod
+    async def join(cls, url: str, token: str, timeout: float = 30) -> TableClient:
+        """Connect, say hello with ``token`` and wait for the first update."""
+        client = await cls.open(url)
+        await client.send({"type": "hello", "token": token})
+        first = await client.until(lambda m: m["type"] in ("update", "error"), timeout=timeout)
+        if first["type"] == "error":
+            await client.close()
+            raise ConnectionError(f"hello refused: {first['code']}")
+        return client
+
+    async def __aenter__(self) -> TableClient:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> None:
+        await self.close()
+
+    async def _read(self) -> None:
+        try:
+            async for data in self.socket:
+                message: JSON = json.loads(data)
+                now = time.perf_counter()
+                if message.get("type") == "update":
+                    self.latest = message
+                    ref = message.get("ref")
+                    if ref is not None and ref in self.sent_at:
+                        self.round_trips.append(now - self.sent_at.pop(ref))
+                elif message.get("type") == "welcome":
+                    self.welcome = message
+                async with self._arrived:
+                    self.received.append(message)
+                    self._arrived.notify_all()
+        except Exception:  # the connection ended
+            pass
+        finally:
+            self.closed = True
+            async with self._arrived:
+                self._arrived.notify_all()
+
+    async def send(self, message: JSON) -> None:
+        """Send ``message`` (the version is added when missing)."""
+        await self.socket.send(json.dumps({"v": PROTOCOL_VERSION, **message}))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        """Send a frame as it is (for tests of malformed messages)."""
+        await self.socket.send(data)
+
+    async def move(self, action: int, *, move: int | None = None, ref: int | None = None) -> int:
+        """Play ``action`` at ``move`` (the latest update's number by default); returns ref."""
+        number = move if move is not None else (self.latest or {}).get("move", 0)
+        ref = number if ref is None else ref
+        self.sent_at[ref] = time.perf_counter()
+        await self.send({"type": "move", "move": number, "action": action, "ref": ref})
+        return ref
+
+    async def until(self, predicate: Callable[[JSON], bool], *, start: int | None = None,
+                    timeout: float = 30) -> JSON:
+        """The first message from index ``start`` on that satisfies ``predicate``; raises
+        ``TimeoutError`` after ``timeout`` seconds. Without ``start`` the search goes on from
+        where the last such search stopped (:attr:`cursor`), so each message is seen once."""
+        index = self.cursor if start is None else start
+        deadline = time.monotonic() + timeout
+        async with self._arrived:
+            while True:
+                while index < len(self.received):
+                    message = self.received[index]
+                    index += 1
+                    if start is None:
+                        self.cursor = index
+                    if predicate(message):
+                        return message
+                if self.closed:
+                    raise ConnectionError("the connection closed")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("no such message in time")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def play(self, choose: Callable[[list[JSON]], JSON], *,
+                   until_move: int | None = None, timeout: float = 60) -> JSON:
+        """Answer every turn of this seat with ``choose(legal)`` until the game is over (or
+        the table has reached ``until_move``); returns the last update."""
+        acted = -1
+        while True:
+            update = self.latest
+            if update is not None:
+                if update["status"] == "finished" or (
+                        until_move is not None and update["move"] >= until_move):
+                    return update
+                if update["legal"] and update["move"] != acted:
+                    acted = update["move"]
+                    await self.move(choose(update["legal"])["id"], move=acted)
+            await self.until(lambda m: m["type"] in ("update", "error"), timeout=timeout)
+
+    async def close(self) -> None:
+        """Close the connection."""
+        with contextlib.suppress(Exception):
+            await self.socket.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._reader, 5)

@@ -1,0 +1,455 @@
+"""What the browser page needs beyond the table protocol: words, explanations, hints, replays.
+
+The page (``static/``) plays over the websocket protocol of :mod:`kartentisch.server.tables`;
+these routes add what a person at a table needs and the protocol leaves out:
+
+- ``GET /api/web/catalogue?lang=de`` the gettext catalogue the terminal uses (every message,
+  plural forms, and the English template of every reason code, which is the message id), so
+  the page speaks the same words as ``kartentisch play``;
+- ``GET /api/web/games`` the games with a one-line explanation of every rules option;
+- ``POST /api/web/tables`` create a table as ``POST /api/tables`` does, plus whether the
+  hint button is offered at it;
+- ``GET /api/web/tables/{id}`` the page's settings of a table (hints on or off);
+- ``POST /api/web/explain`` why a move is not allowed: the page sends the move it tried (in
+  the game's notation) with its link's token, and gets the engine's reason code and params,
+  or the move's id when it is allowed after all. It never plays anything;
+- ``POST /api/web/hint`` the ismcts bot's suggestion for the seat to move, with its estimate
+  of the chance to win;
+- ``GET /api/web/replay/{id}?view=...`` and ``POST /api/web/replay?view=...`` (a
+  ``kartentisch replay`` record as the body) every step of a finished game as one view sees
+  it: a seat's, a watcher's, or ``all`` with every hand open.
+
+Link tokens travel in request bodies only, never in a URL, as with the websocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import math
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from kartentisch.core.errors import KartentischError
+from kartentisch.core.protocol import Game, Seat, State
+from kartentisch.core.reasons import N_, Reasons, all_reasons
+from kartentisch.core.records import GameRecord
+from kartentisch.core.registry import load_game
+from kartentisch.core.rng import derive_seed
+from kartentisch.locale import LANGUAGES, catalogue_path
+from kartentisch.server.protocol import (
+    PROTOCOL_VERSION,
+    SERVER_REASONS,
+    ProtocolError,
+    error_message,
+    refuse,
+)
+from kartentisch.server.tables import CreateTable, Hub, LiveTable
+
+JSON = dict[str, Any]
+
+MAX_BODY_BYTES: Final = 1 << 20
+"""The largest request body read (a record of a long game fits easily)."""
+
+HINT_SECONDS: Final = 0.6
+"""How long the hint's search thinks."""
+
+WEB_REASONS: Final = Reasons(
+    {
+        "web.hints_off": N_("hints are switched off at this table"),
+        "web.hint_not_your_turn": N_("a hint is given to the player whose turn it is"),
+        "web.bad_view": N_(
+            "a replay is watched from a seat (0 to {last}), as a watcher or with all hands"
+            " open, not from {value}"
+        ),
+    }
+)
+"""The reason codes of these routes (the server's and the games' come with their errors)."""
+
+
+def _refuse_web(code: str, /, **params: object) -> ProtocolError:
+    return WEB_REASONS.error(ProtocolError, code, **params)
+
+
+# ---------------------------------------------------------------- the page's own words
+# Every message the page shows is listed here, so `python -m kartentisch.locale.update`
+# extracts it into the catalogue (the page's JavaScript cannot be scanned by babel); the test
+# tests/browser/test_catalogue.py checks that every t("...") in static/ is listed.
+PAGE_MESSAGES: Final = (
+    # @generated-page-messages-start
+    # @generated-page-messages-end
+)
+
+OPTION_HELP: Final[dict[str, dict[str, str]]] = {
+    "krass-kariert": {
+        "five_player_chips": N_("Chips each player starts with in a five-player game."),
+        "x_with_x": N_("Whether two X cards may stand together in one combination."),
+        "voluntary_concession": N_("Offer the concession to a follower without reserve "
+                                   "cards even when they could still play."),
+        "next_leader_fallback": N_("Who leads when the round's winner and the next "
+                                   "highest player have no cards: the next highest "
+                                   "player, or the winner's right neighbour."),
+    },
+    "casino": {
+        "partnerships": N_("With four players: seats 0 and 2 play against 1 and 3, "
+                           "pooling captures and points."),
+        "face_cards_capture_all": N_("A jack, queen or king takes every loose card of "
+                                     "its rank at once instead of one."),
+        "trail_ban": N_("When a build's owner may not trail: on their next turn while the "
+                        "build is unchanged, or as long as they own a build."),
+        "trail_when_capture_possible": N_("Whether a card that could capture may be "
+                                          "trailed."),
+        "owner_keeps_capture_card": N_("Whether a build's owner must keep a card of its "
+                                       "value until the build is taken."),
+        "sweeps": N_("Whether clearing the table with a capture scores a point."),
+        "count_out": N_("Count points item by item after a pack; the first side to reach "
+                        "21 wins."),
+    },
+    "krumme20": {
+        "deck": N_("Deck: every pair of 0-5 with doubles four times (pairs), or the same "
+                   "number on both sides (doubles)."),
+        "target": N_("The total that scores (the base game used 10)."),
+        "play_flips": N_("A played or thrown card is turned over and counts by its former "
+                         "down side."),
+        "second_five": N_("When the second card on 15 is allowed: after any play (any) or "
+                          "only after a 5 (after_five)."),
+        "foul_keeps_action": N_("Whether a play that is a foul still grants its special "
+                                "action."),
+        "peek_own": N_("Whether players know the down sides of their own personal cards."),
+        "draw_top_visible": N_("Whether the up side of the draw pile's top card is "
+                               "visible."),
+        "end": N_("When the draw pile runs out: one more turn each (final_lap) or the "
+                  "game ends with that turn (immediate)."),
+        "turn_limit": N_("After this many turns the final lap begins (0: no limit)."),
+        "sitout_foul_reward": N_("Whether a player who sits out still gets the reward of "
+                                 "another player's foul (the rule sheet: no)."),
+    },
+}
+"""One sentence per rules option (English message ids; the page translates them)."""
+
+
+def reason_templates() -> dict[str, str]:
+    """Every reason code the page may meet and its English template (the message id)."""
+    return {**all_reasons(), **SERVER_REASONS, **WEB_REASONS}
+
+
+@functools.cache
+def catalogue(language: str) -> JSON:
+    """The catalogue of ``language`` as the page reads it: ``messages`` (id -> text),
+    ``plurals`` (singular id -> forms) and ``reasons`` (code -> English template).
+
+    An untranslated message maps to itself; the plural rule of both languages is
+    "one" for 1, else "other".
+    """
+    if language not in LANGUAGES:
+        raise ValueError(language)
+    from babel.messages.pofile import read_po
+
+    with catalogue_path(language).open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    messages: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            messages[message.id] = message.string or message.id
+        else:
+            ids = [str(i) for i in message.id]
+            forms = [str(f) for f in message.string] if message.string else []
+            plurals[ids[0]] = forms if forms and all(forms) else ids
+    return {"v": PROTOCOL_VERSION, "language": language, "messages": messages,
+            "plurals": plurals, "reasons": reason_templates()}
+
+
+# ---------------------------------------------------------------- requests
+class WebCreate(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/web/tables``: the table as ``POST /api/tables`` takes it, and hints."""
+
+    table: CreateTable
+    hints: bool = True
+
+
+class TokenRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A request made with a link's token (``hint``)."""
+
+    token: str
+
+
+class ExplainRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/web/explain``: the move a player tried, in the game's notation."""
+
+    token: str
+    text: str
+
+
+async def _body(request: Request) -> bytes:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise refuse("lobby.too_large", limit=MAX_BODY_BYTES)
+    return body
+
+
+def _decode(body: bytes, kind: type[Any]) -> Any:
+    try:
+        return msgspec.json.decode(body, type=kind, strict=True)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise refuse("lobby.bad_request", detail=str(exc)[:160]) from None
+    except RecursionError:
+        raise refuse("lobby.bad_request", detail="nested too deeply") from None
+
+
+def _error(error: KartentischError, status: int = 400) -> JSONResponse:
+    status = {"lobby.unknown_table": 404, "lobby.not_finished": 409,
+              "lobby.too_large": 413}.get(error.code, status)
+    return JSONResponse(error_message(error), status_code=status)
+
+
+# ---------------------------------------------------------------- hints
+def win_chance(game: Game[Any, Any, Any], mean: float) -> float:
+    """A mean return turned into a chance of winning, from the game's usual outcomes: a
+    loser gets ``min_utility``, a winner the share of a lone winner (or, in Krass Kariert,
+    of everybody beside one loser). An estimate: shared wins count in between."""
+    players = game.players
+    name = game.spec.name
+    if name == "krumme20":
+        low, high = 0.0, 1.0
+    elif name == "krass-kariert":
+        low, high = -1.0, 1.0 / (players - 1)
+    else:  # casino: a lone winner (or a partnership) gets what the others lose
+        sides = 2 if getattr(game.options, "partnerships", False) else players
+        low, high = -1.0, float(sides - 1) if sides > 2 else 1.0
+    if high <= low:
+        return 0.5
+    return min(1.0, max(0.0, (mean - low) / (high - low)))
+
+
+def compute_hint(game_name: str, players: int, options: str, seed: int, observation: Any,
+                 legal: Sequence[Any], seconds: float) -> tuple[int, float | None, int]:
+    """The ismcts bot's move for ``observation`` (its id), its estimated chance of winning
+    and the number of searched worlds; runs in a bot worker or a thread."""
+    from kartentisch.bots import make_bot
+    from kartentisch.bots.ismcts import ISMCTSBot
+
+    game = load_game(game_name, players, json.loads(options))
+    bot = make_bot("ismcts", game, seed, seconds=seconds, iterations=1_000_000)
+    assert isinstance(bot, ISMCTSBot)
+    action = bot.act(observation, legal)
+    aid = game.action_to_id(action)
+    root = bot.search(observation) if bot.last_iterations == 0 else None
+    if root is None:
+        # act() searched: search again briefly for the statistics (the tree is not kept)
+        bot.seconds = min(seconds, 0.3)
+        root = bot.search(observation)
+    child = root.children.get(aid)
+    if child is not None and child.visits:
+        mean = child.total / child.visits
+    else:
+        visits = sum(c.visits for c in root.children.values())
+        mean = (sum(c.total for c in root.children.values()) / visits) if visits else math.nan
+    chance = None if math.isnan(mean) else win_chance(game, mean)
+    return aid, chance, bot.last_iterations
+
+
+# ---------------------------------------------------------------- replays
+def open_view(state: State[Any, Any]) -> JSON:
+    """The spectator's observation with every hidden card shown (a finished game's replay
+    "with all hands open")."""
+    obs: JSON = state.observation(None).to_json()
+    full = state.to_json()
+    game = obs.get("game")
+    if game == "krass-kariert":
+        obs["public_hands"] = [[c["card"] for c in hand] for hand in full["hands"]]
+    elif game == "casino":
+        obs["hands"] = [list(hand) for hand in full["hands"]]
+    elif game == "krumme20":
+        for key, piles in (("hands", True), ("scores", True), ("ablage", False),
+                           ("abwurf", False), ("draw_pile", False)):
+            mine = obs[key] if piles else [obs[key]]
+            theirs = full[key] if piles else [full[key]]
+            for pile, full_pile in zip(mine, theirs, strict=True):
+                for card, full_card in zip(pile, full_pile, strict=True):
+                    up, down = str(full_card["card"]).split("/")
+                    card["up"], card["down"] = int(up), int(down)
+    obs["open"] = True
+    return obs
+
+
+def parse_view(text: str | None, players: int) -> Seat | str | None:
+    """``all``, ``watch`` (a watcher: None) or a seat number."""
+    if text in (None, "", "watch"):
+        return None
+    if text == "all":
+        return "all"
+    assert text is not None
+    if text.isdigit() and int(text) < players:
+        return int(text)
+    raise _refuse_web("web.bad_view", last=players - 1, value=text[:20])
+
+
+def replay_frames(record: GameRecord, view: Seat | str | None) -> JSON:
+    """Every position of ``record``'s game as ``view`` sees it, with the moves between.
+
+    A frame holds the observation, the events since the previous frame and, for the seat
+    that moved (or for every move with all hands open), the move's notation.
+    """
+    game = record.new_game()
+    state: State[Any, Any] = game.new_initial_state(record.seed)
+    viewer: Seat | None = None if view == "all" or view is None else int(view)
+
+    def frame(move: int, seat: Seat | None, text: str | None, cursor: int) -> JSON:
+        obs = open_view(state) if view == "all" else state.observation(viewer).to_json()
+        shown = text if text is not None and (view == "all" or seat == viewer) else None
+        events = [e.to_json() for e in state.events_for(
+            None if view == "all" else viewer, cursor)]
+        return {"move": move, "seat": seat, "text": shown, "observation": obs,
+                "events": events}
+
+    frames = [frame(0, None, None, 0)]
+    for index, text in enumerate(record.actions):
+        cursor = len(state.events)
+        seat = state.current_player
+        try:
+            state.apply(game.parse_action(text, state))
+        except KartentischError as error:
+            raise SERVER_REASONS.error(
+                ProtocolError, "lobby.bad_request",
+                detail=f"move {index + 1} ({text}) does not replay: {error.code}") from error
+        frames.append(frame(index + 1, seat, text, cursor))
+    return {"v": PROTOCOL_VERSION, "game": record.game, "players": record.players,
+            "options": record.options, "seats": record.seats, "view": view,
+            "returns": state.returns() if state.is_terminal() else None,
+            "reveal": state.reveal() if state.is_terminal() else None, "frames": frames}
+
+
+# ---------------------------------------------------------------- routes
+def web_routes(hub: Hub) -> list[Route]:
+    """The routes above, on ``hub``'s tables (``create_app`` adds them)."""
+    hints_off: set[str] = set()
+    """Tables created without hints (kept in memory: after a restart hints are offered)."""
+
+    async def seat_of(token: str) -> tuple[LiveTable, Seat | None]:
+        found = await asyncio.to_thread(hub.storage.resolve_link, token)
+        table = None if found is None else await hub.table(found[0])
+        if table is None or found is None:
+            raise refuse("session.unknown_link")
+        return table, found[1]
+
+    async def catalogue_route(request: Request) -> Response:
+        language = request.query_params.get("lang", "en")
+        if language not in LANGUAGES:
+            language = "en"
+        data = await asyncio.to_thread(catalogue, language)
+        return JSONResponse(data, headers={"Cache-Control": "max-age=300"})
+
+    async def games_route(_request: Request) -> Response:
+        return JSONResponse({"v": PROTOCOL_VERSION, "option_help": OPTION_HELP,
+                             "hint_seconds": HINT_SECONDS})
+
+    async def create_route(request: Request) -> Response:
+        try:
+            wanted: WebCreate = _decode(await _body(request), WebCreate)
+            answer = await hub.create(wanted.table, str(request.base_url))
+        except KartentischError as error:
+            return _error(error)
+        if not wanted.hints:
+            hints_off.add(answer["table"])
+        answer["hints"] = wanted.hints
+        return JSONResponse(answer, status_code=201)
+
+    async def settings_route(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        return JSONResponse({"v": PROTOCOL_VERSION, "table": table_id,
+                             "hints": table_id not in hints_off})
+
+    async def explain_route(request: Request) -> Response:
+        try:
+            wanted: ExplainRequest = _decode(await _body(request), ExplainRequest)
+            table, seat = await seat_of(wanted.token)
+            if seat is None:
+                raise refuse("move.watcher")
+            state, game = table.state, table.game
+            try:
+                state.check_actor(seat)
+                action = game.parse_action(wanted.text, state)
+                aid = game.action_to_id(action)
+                if not state.is_legal_id(aid):
+                    raise state.why_illegal(action)
+            except KartentischError as error:
+                return JSONResponse(error_message(error, move=table.moves))
+        except KartentischError as error:
+            return _error(error)
+        return JSONResponse({"v": PROTOCOL_VERSION, "type": "legal", "id": aid,
+                             "text": game.format_action(action, state), "move": table.moves})
+
+    async def hint_route(request: Request) -> Response:
+        try:
+            wanted: TokenRequest = _decode(await _body(request), TokenRequest)
+            table, seat = await seat_of(wanted.token)
+            if table.id in hints_off:
+                raise _refuse_web("web.hints_off")
+            if seat is None or not table.acting(seat):
+                raise _refuse_web("web.hint_not_your_turn")
+            state = table.state
+            moves = table.moves
+            observation = state.observation(seat)
+            legal = state.legal_actions()
+            seed = derive_seed(table.row.seed, "hint", seat, moves, int(time.time()))
+            call = functools.partial(compute_hint, table.row.game, table.row.players,
+                                     table.options_text, seed, observation, legal,
+                                     HINT_SECONDS)
+            executor = getattr(hub.pool, "_pool", None)
+            aid, chance, worlds = await asyncio.get_running_loop().run_in_executor(
+                executor, call)
+        except KartentischError as error:
+            return _error(error)
+        text = table.game.format_action(table.game.action_from_id(aid), state)
+        return JSONResponse({"v": PROTOCOL_VERSION, "move": moves, "id": aid, "text": text,
+                             "win": chance, "worlds": worlds})
+
+    async def replay_table_route(request: Request) -> Response:
+        try:
+            record = await hub.record(request.path_params["table_id"])
+            view = parse_view(request.query_params.get("view"), record.players)
+            data = await asyncio.to_thread(replay_frames, record, view)
+        except KartentischError as error:
+            return _error(error)
+        return JSONResponse(data)
+
+    async def replay_record_route(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            try:
+                raw = json.loads(body)
+            except (ValueError, RecursionError):
+                raise refuse("lobby.bad_request", detail="the record is not JSON") from None
+            record = GameRecord.from_json(raw)
+            view = parse_view(request.query_params.get("view"), record.players)
+            data = await asyncio.to_thread(replay_frames, record, view)
+        except KartentischError as error:
+            return _error(error)
+        return JSONResponse(data)
+
+    return [
+        Route("/api/web/catalogue", catalogue_route),
+        Route("/api/web/games", games_route),
+        Route("/api/web/tables", create_route, methods=["POST"]),
+        Route("/api/web/tables/{table_id}", settings_route),
+        Route("/api/web/explain", explain_route, methods=["POST"]),
+        Route("/api/web/hint", hint_route, methods=["POST"]),
+        Route("/api/web/replay/{table_id}", replay_table_route),
+        Route("/api/web/replay", replay_record_route, methods=["POST"]),
+    ]
+
+
+__all__ = ["OPTION_HELP", "PAGE_MESSAGES", "WEB_REASONS", "catalogue",
+           "open_view", "replay_frames", "web_routes"]

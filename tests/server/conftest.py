@@ -1,0 +1,243 @@
+"""Fixtures of the server tests: real server processes on loopback, a real PostgreSQL.
+
+PostgreSQL is a throwaway cluster made with ``initdb`` and ``pg_ctl`` in a temporary
+directory on a free loopback port (as the ``postgres`` user when the tests run as root, since
+PostgreSQL refuses to run as root). ``scripts/setup-system.sh`` installs the server package
+when it is missing; if the cluster still cannot start, the tests that need it FAIL with the
+reason, they are never skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from kartentisch.server.run import READY_LINE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ---------------------------------------------------------------- PostgreSQL
+def _pg_bindir() -> Path:
+    for candidate in (shutil.which("pg_ctl"), *sorted(glob.glob(
+            "/usr/lib/postgresql/*/bin/pg_ctl"), reverse=True)):
+        if candidate:
+            return Path(candidate).resolve().parent
+    pytest.fail("PostgreSQL's server programs (initdb, pg_ctl) are not installed: run "
+                "scripts/setup-system.sh (as root) or install PostgreSQL's server package")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class PgCluster:
+    """A running throwaway PostgreSQL cluster; :meth:`database` makes a fresh database."""
+
+    port: int
+    user: str
+    bindir: Path
+
+    @property
+    def base(self) -> str:
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}"
+
+    def database(self) -> str:
+        """The URL of a new, empty database of its own."""
+        import psycopg
+
+        name = "kt_" + uuid.uuid4().hex[:12]
+        with psycopg.connect(self.base + "/postgres", autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return f"{self.base}/{name}"
+
+
+def _as_postgres() -> tuple[dict[str, Any], int | None]:
+    """``subprocess`` arguments that run a program as a non-root user, and that uid."""
+    if os.geteuid() != 0:
+        return {}, None
+    try:
+        entry = pwd.getpwnam("postgres")
+    except KeyError:
+        entry = pwd.getpwnam("nobody")
+
+    def demote() -> None:
+        os.setgid(entry.pw_gid)
+        os.setuid(entry.pw_uid)
+
+    return {"preexec_fn": demote}, entry.pw_uid
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    """A PostgreSQL server on a free loopback port for this test session."""
+    bindir = _pg_bindir()
+    demote, uid = _as_postgres()
+    top = Path(tempfile.mkdtemp(prefix="kt-pg-"))
+    data, sockets = top / "data", top / "run"
+    sockets.mkdir()
+    os.chmod(top, 0o755)
+    if uid is not None:
+        for path in (top, sockets):
+            os.chown(path, uid, -1)
+    port = _free_port()
+    env = {**os.environ, "LC_ALL": "C"}
+    try:
+        subprocess.run([str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "kt",
+                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True,
+                       env=env, **demote)
+        subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-w", "-t", "30", "-l",
+                        str(top / "log"), "-o",
+                        f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1"
+                        " -c max_connections=200", "start"],
+                       check=True, capture_output=True, env=env, **demote)
+    except subprocess.CalledProcessError as exc:
+        log = (top / "log").read_text() if (top / "log").exists() else ""
+        pytest.fail(f"PostgreSQL did not start: {exc.stderr.decode(errors='replace')}\n{log}")
+    try:
+        yield PgCluster(port, "kt", bindir)
+    finally:
+        subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True, env=env, **demote)
+        shutil.rmtree(top, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- server processes
+@dataclass
+class ServerProcess:
+    """A ``kartentisch`` server process on loopback; its output goes to ``log``."""
+
+    db: str
+    command: list[str]
+    log: Path
+    process: subprocess.Popen[bytes] | None = None
+    url: str = ""
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def ws(self) -> str:
+        return self.url.replace("http://", "ws://") + "/ws"
+
+    def start(self, timeout: float = 60) -> ServerProcess:
+        self.lines = []
+        out = self.log.open("ab")
+        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=out,
+                                        cwd=ROOT)
+        ready = threading.Event()
+
+        def pump() -> None:  # copy stdout to the log, noting the address
+            assert self.process is not None and self.process.stdout is not None
+            for raw in self.process.stdout:
+                out.write(raw)
+                out.flush()
+                line = raw.decode(errors="replace")
+                self.lines.append(line)
+                if line.startswith(READY_LINE):
+                    self.url = line.split()[3]
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=pump, daemon=True).start()
+        if not ready.wait(timeout) or not self.url:
+            self.stop()
+            pytest.fail(f"the server did not start:\n{self.log.read_text(errors='replace')}")
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=30)
+
+    def create(self, **request: Any) -> dict[str, Any]:
+        """Create a table (``POST /api/tables``) and return the answer."""
+        with self.http() as client:
+            answer = client.post("/api/tables", json=request)
+        assert answer.status_code == 201, answer.text
+        result: dict[str, Any] = answer.json()
+        return result
+
+
+ServerFactory = Callable[..., ServerProcess]
+
+
+@pytest.fixture(scope="session")
+def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerFactory]:
+    """Start server processes: ``launcher(db, cli=False, bot_workers=1, log=None)``;
+    every one still running stops when the session ends."""
+    started: list[ServerProcess] = []
+    logs = tmp_path_factory.mktemp("server-logs")
+
+    def start(db: str, *, cli: bool = False, bot_workers: int = 1,
+              log: Path | None = None) -> ServerProcess:
+        if cli:
+            command = [sys.executable, "-m", "kartentisch.cli", "serve"]
+        else:
+            command = [sys.executable, "-m", "kartentisch.server"]
+        command += ["--host", "127.0.0.1", "--port", "0", "--db", db,
+                    "--bot-workers", str(bot_workers)]
+        server = ServerProcess(db, command, log or logs / f"server-{len(started)}.log")
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        with contextlib.suppress(Exception):
+            server.stop()
+
+
+@pytest.fixture
+def start_server(launcher: ServerFactory, tmp_path: Path) -> Iterator[ServerFactory]:
+    """Like ``launcher`` (the database defaults to a new SQLite file); the servers this test
+    started stop when it ends."""
+    mine: list[ServerProcess] = []
+
+    def start(db: str | None = None, **kwargs: Any) -> ServerProcess:
+        server = launcher(db or f"sqlite:///{tmp_path / 'tables.sqlite3'}", **kwargs)
+        mine.append(server)
+        return server
+
+    yield start
+    for server in mine:
+        with contextlib.suppress(Exception):
+            server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database URL: an SQLite file, or a database on the test cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    return cluster.database()
