@@ -338,13 +338,14 @@ def test_a_thinking_bot_does_not_hold_up_other_tables(server: Any) -> None:
         while sum(t > 0.8 for t in thinks) < 2:
             update = a.latest
             assert update is not None and update["status"] == "playing"
+            number = update["move"]
             if update["to_move"] == 1:
                 since = time.perf_counter()
-                await a.until(lambda m: m["type"] == "update" and m["move"] > update["move"])
+                await a.until(lambda m, n=number: m["type"] == "update" and m["move"] > n)
                 thinks.append(time.perf_counter() - since)
             elif update["legal"]:
                 await a.move(rng.choice(update["legal"])["id"], move=update["move"])
-                await a.until(lambda m: m["type"] == "update" and m["move"] > update["move"])
+                await a.until(lambda m, n=number: m["type"] == "update" and m["move"] > n)
             else:
                 await a.until(lambda m: m["type"] == "update")
         done.set()

@@ -65,7 +65,8 @@ def choose(game_name: str, players: int, options: str, bot: str, params: dict[st
 
 
 def _warm() -> None:
-    import kartentisch.bots.ismcts  # noqa: F401  (imports are the warm-up)
+    """Import the search bots (the imports are the warm-up)."""
+    import kartentisch.bots.ismcts
     import kartentisch.bots.pimc  # noqa: F401
 
 

@@ -1,7 +1,8 @@
 """Start the server: ``kartentisch serve`` and ``python -m kartentisch.server``.
 
-Importing this module is cheap (the bot workers' start imports it again), the server's
-libraries are imported when :func:`serve` runs. The listening socket is bound before the application starts, so port 0 picks a free port;
+Importing this module is cheap (the bot workers' start imports it again): the server's
+libraries are imported when :func:`serve` runs. The listening socket is bound before the
+application starts, so port 0 picks a free port;
 once the tables are resumed the server prints one line with its address
 (``kartentisch server on http://HOST:PORT``) that scripts and tests wait for.
 """
