@@ -319,9 +319,10 @@ class Storage:
         conn.execute(seats_t.insert(), [
             {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
              "strength": s.strength, "left": s.left} for s in row.seats])
-        conn.execute(links_t.insert(), [
-            {"token_hash": token_hash(token), "table_id": row.id, "seat": seat}
-            for token, seat in links.items()])
+        if links:
+            conn.execute(links_t.insert(), [
+                {"token_hash": token_hash(token), "table_id": row.id, "seat": seat}
+                for token, seat in links.items()])
 
     # ------------------------------------------------------------------ reads (any thread)
     @contextlib.contextmanager
