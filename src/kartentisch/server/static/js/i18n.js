@@ -81,3 +81,6 @@ export function reason(error) {
   }
   return fill(t(template), values);
 }
+
+/** Marks a message id for the catalogue without translating it (as Python's N_). */
+export function N(id) { return id; }

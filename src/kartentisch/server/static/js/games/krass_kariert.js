@@ -1,0 +1,312 @@
+// Krass Kariert at the table: the hand in its fixed order (never sorted), windows of
+// neighbouring cards to play, the X value when it matters, gaps to insert a drawn card or a
+// reserve card, reserves, chips, the round so far and what must be beaten.
+
+import {backSvg, kkSvg} from "../cards.js";
+import {N} from "../i18n.js";
+import {h} from "../util.js";
+
+const KINDS = ["single", "run2", "pair", "run3", "triple"];
+const COMBO = {
+  single: N("single {high}"), run2: N("2-run up to {high}"), pair: N("pair of {high}s"),
+  run3: N("3-run up to {high}"), triple: N("triple of {high}s"),
+};
+const PARAM_COMBO = {
+  single: N("a single {high}"), run2: N("a 2-run up to {high}"), pair: N("a pair of {high}s"),
+  run3: N("a 3-run up to {high}"), triple: N("a triple of {high}s"),
+};
+
+let sel = {window: null, reserve: null};
+
+/** A legal move's notation as data. */
+export function parseMove(text) {
+  let m = /^(\d+)(?:-(\d+))?((?:x\d+)*)$/.exec(text);
+  if (m) {
+    const start = Number(m[1]) - 1;
+    const end = m[2] ? Number(m[2]) - 1 : start;
+    const xs = (m[3].match(/\d+/g) || []).map(Number);
+    return {type: "play", start, end, xs};
+  }
+  m = /^r(\d)@(\d+)$/.exec(text);
+  if (m) return {type: "reserve", reserve: Number(m[1]) - 1, position: Number(m[2]) - 1};
+  m = /^@(\d+)$/.exec(text);
+  if (m) return {type: "insert", position: Number(m[1]) - 1};
+  if (text === "concede") return {type: "concede"};
+  return {type: "other"};
+}
+
+function strengthWords(value, ui) {
+  if (value < 0) return ui.t("nothing");
+  return ui.t(COMBO[KINDS[Math.floor(value / 16)]], {high: value % 16});
+}
+
+function cardLabel(card, ui) {
+  if (card === "N") return ui.t("Nachzieh");
+  if (card === "S") return ui.t("Stopp");
+  return card;
+}
+
+function windowText(start, end) {
+  return end > start ? `${start + 1}-${end + 1}` : `${start + 1}`;
+}
+
+function describeMove(text, ui) {
+  const m = parseMove(text);
+  if (m.type === "play") {
+    const base = m.end > m.start ?
+      ui.t("play positions {first} to {last}", {first: m.start + 1, last: m.end + 1}) :
+      ui.t("play position {position}", {position: m.start + 1});
+    return m.xs.length ? `${base} (${ui.t("X as {values}", {values: m.xs.join(", ")})})` : base;
+  }
+  if (m.type === "reserve") {
+    return ui.t("reserve card {n} to position {position}", {n: m.reserve + 1, position: m.position + 1});
+  }
+  if (m.type === "insert") return ui.t("insert the drawn card at position {position}", {position: m.position + 1});
+  if (m.type === "concede") return ui.t("give up the deal");
+  return text;
+}
+
+function card(name, attrs = {}, ui) {
+  return h("span", {class: "card kk", ...attrs}, kkSvg(name),
+    h("span", {class: "sr-only"}, cardLabel(name, ui)));
+}
+
+function board(view, ui) {
+  const obs = view.obs;
+  const moves = view.legal.map((m) => ({...m, ...parseMove(m.text)}));
+  const me = view.seat;
+  const hand = obs.hand || [];
+  const acting = view.acting;
+  const pending = obs.pending;
+  const inserting = acting && moves.some((m) => m.type === "insert");
+  const parts = [];
+
+  parts.push(h("p", {class: "kk-info"},
+    ui.t("Deal {deal} · round {round}", {deal: obs.deal + 1, round: obs.rounds + 1}), " · ",
+    ui.tn("Draw pile: {n} card", "Draw pile: {n} cards", obs.draw_size), " · ",
+    ui.tn("Discard pile: {n} card", "Discard pile: {n} cards", obs.discard.length)));
+
+  // the round so far and what must be beaten
+  const acts = obs.round.map((act) => {
+    let what;
+    if (act.kind === "combination" || act.kind === "stopp" || act.kind === "nachzieh") {
+      what = h("span", {class: "cards small"}, act.cards.map((c) => card(c, {}, ui)),
+        act.x_values.length ? h("span", {class: "xval"},
+          ui.t("X as {values}", {values: act.x_values.join(", ")})) : null);
+    } else {
+      what = ui.t("reserve card {card} → position {position}",
+                  {card: act.cards[0], position: act.position + 1});
+    }
+    return h("li", {}, h("span", {class: "who"}, ui.name(act.seat)), what);
+  });
+  parts.push(h("section", {class: "round", "aria-label": ui.t("This round")},
+    h("h2", {}, ui.t("This round")),
+    acts.length ? h("ol", {class: "acts"}, acts) : h("p", {}, ui.t("nothing played yet")),
+    obs.phase === "play" ? h("p", {class: "to-beat"},
+      ui.t("to beat: {best}", {best: strengthWords(obs.best, ui)})) : null));
+
+  // the other players
+  const others = [];
+  for (let s = 0; s < obs.players; s++) {
+    if (s === me && !obs.open) continue;
+    const pub = obs.public_hands[s];
+    others.push(h("section", {class: `opponent${obs.in_deal[s] ? "" : " out"}`, dataset: {seat: s}},
+      h("h3", {}, ui.name(s)),
+      h("div", {class: "cards small hand-row", "aria-label": ui.t("hand of {name}", {name: ui.name(s)})},
+        pub.map((c, i) => c === null ?
+          h("span", {class: "card back", title: String(i + 1)}, backSvg(),
+            h("span", {class: "sr-only"}, ui.t("hidden card"))) :
+          card(c, {title: String(i + 1), dataset: {card: c}}, ui))),
+      h("div", {class: "reserves"}, ui.t("Reserve"), ": ",
+        obs.reserves[s].length ? obs.reserves[s].map((c) => card(c, {}, ui)) : "–")));
+  }
+  parts.push(h("div", {class: "opponents"}, others));
+
+  if (me !== null && me !== undefined && !obs.open) {
+    parts.push(myHand(obs, hand, moves, acting, pending, inserting, ui));
+  }
+  return h("div", {class: "kk-board"}, parts);
+}
+
+function myHand(obs, hand, moves, acting, pending, inserting, ui) {
+  const me = obs.seat;
+  const plays = moves.filter((m) => m.type === "play");
+  const w = sel.window;
+  const slotsFor = inserting ? "insert" : sel.reserve !== null ? "reserve" : null;
+  const items = [];
+  const slot = (k) => {
+    const text = slotsFor === "insert" ? `@${k + 1}` : `r${sel.reserve + 1}@${k + 1}`;
+    const ok = moves.some((m) => m.text === text);
+    return h("button", {type: "button", class: `slot${ok ? " legal" : ""}`,
+                        dataset: {slot: k + 1, key: `slot-${k}`},
+                        "aria-label": ui.t("put the card at position {position}", {position: k + 1}),
+                        onclick: () => ui.attempt(text)}, "▾");
+  };
+  hand.forEach((c, i) => {
+    if (slotsFor) items.push(slot(i));
+    const inWindow = w && i >= w[0] && i <= w[1];
+    const legal = acting && plays.some((m) => i >= m.start && i <= m.end);
+    const seen = obs.public_hands[me][i] !== null;
+    items.push(h("button", {type: "button",
+      class: `card kk${legal ? " legal" : ""}${inWindow ? " selected" : ""}${seen ? " seen" : ""}`,
+      dataset: {index: i + 1, card: c, key: `card-${i}`},
+      "aria-pressed": inWindow ? "true" : "false",
+      "aria-label": ui.t("position {position}: {card}", {position: i + 1, card: cardLabel(c, ui)}) +
+        (seen ? ` (${ui.t("seen by the others")})` : ""),
+      onclick: () => clickCard(i, acting, inserting, ui)},
+    kkSvg(c), h("span", {class: "pos", "aria-hidden": "true"}, i + 1)));
+  });
+  if (slotsFor) items.push(slot(hand.length));
+
+  const controls = [];
+  if (pending !== null && pending !== undefined) {
+    controls.push(h("p", {class: "pending"}, ui.t("You drew"), " ", card(pending, {}, ui), " ",
+      ui.t("Click the gap where it goes.")));
+  }
+  if (sel.reserve !== null) {
+    controls.push(h("p", {class: "pending"},
+      ui.t("Click the gap where reserve card {n} goes.", {n: sel.reserve + 1})));
+  }
+  if (w) {
+    const options = plays.filter((m) => m.start === w[0] && m.end === w[1]);
+    if (options.length > 1) {
+      controls.push(h("div", {class: "x-choice", role: "group", "aria-label": ui.t("Which value should the X card stand for?")},
+        h("span", {}, ui.t("Which value should the X card stand for?")),
+        options.map((m) => h("button", {type: "button", class: "legal", dataset: {move: m.text, key: `x-${m.text}`},
+                                         onclick: () => ui.play(m.id)}, m.xs.join(", ")))));
+    } else {
+      const text = options.length ? options[0].text : windowText(w[0], w[1]);
+      controls.push(h("button", {type: "button", class: `primary${options.length ? " legal" : ""}`, id: "play",
+                                 dataset: {move: text, key: "play"}, onclick: () => ui.attempt(text)},
+        ui.t("Play {cards}", {cards: hand.slice(w[0], w[1] + 1).map((c) => cardLabel(c, ui)).join(" ")})));
+    }
+    controls.push(h("button", {type: "button", class: "quiet", dataset: {key: "clear"},
+                               onclick: () => { sel.window = null; ui.rerender(); }}, ui.t("Clear")));
+  }
+  if (acting && !inserting) {
+    const concede = moves.some((m) => m.type === "concede");
+    controls.push(h("button", {type: "button", class: `quiet${concede ? " legal" : ""}`, id: "concede",
+                               dataset: {key: "concede"}, onclick: () => ui.attempt("concede")},
+      ui.t("Give up the deal")));
+  }
+
+  const reserves = obs.reserves[me] || [];
+  return h("section", {class: "mine", "aria-label": ui.t("Your hand")},
+    h("h2", {}, ui.t("Your hand"), " ",
+      h("span", {class: "help"}, ui.t("(fixed order; marked cards were seen by the others)"))),
+    h("div", {class: "hand kk-hand"}, items.length ? items : h("p", {}, ui.t("(no cards)"))),
+    h("div", {class: "reserves mine-reserves"}, h("span", {}, ui.t("Your reserve")), " ",
+      reserves.length ? reserves.map((c, r) => {
+        const legal = acting && moves.some((m) => m.type === "reserve" && m.reserve === r);
+        return h("button", {type: "button",
+          class: `card kk${legal ? " legal" : ""}${sel.reserve === r ? " selected" : ""}`,
+          dataset: {reserve: r + 1, key: `reserve-${r}`},
+          "aria-label": ui.t("reserve card {n}: {card}", {n: r + 1, card: cardLabel(c, ui)}),
+          onclick: () => clickReserve(r, acting, moves, ui)}, kkSvg(c));
+      }) : "–"),
+    h("div", {class: "controls"}, controls));
+}
+
+function clickCard(i, acting, inserting, ui) {
+  if (!acting) { ui.attempt(String(i + 1)); return; }
+  if (inserting) { ui.say(ui.t("Click the gap where it goes.")); return; }
+  sel.reserve = null;
+  const w = sel.window;
+  if (!w) sel.window = [i, i];
+  else if (i === w[0] - 1 && w[1] - w[0] < 2) sel.window = [i, w[1]];
+  else if (i === w[1] + 1 && w[1] - w[0] < 2) sel.window = [w[0], i];
+  else if (w[0] === w[1] && i === w[0]) sel.window = null;
+  else if (i === w[0]) sel.window = [w[0] + 1, w[1]];
+  else if (i === w[1]) sel.window = [w[0], w[1] - 1];
+  else sel.window = [i, i];
+  ui.rerender();
+}
+
+function clickReserve(r, acting, moves, ui) {
+  if (!acting || !moves.some((m) => m.type === "reserve" && m.reserve === r)) {
+    ui.attempt(`r${r + 1}@1`);
+    return;
+  }
+  sel.window = null;
+  sel.reserve = sel.reserve === r ? null : r;
+  ui.rerender();
+}
+
+function event(ev, ui) {
+  const d = ev.data;
+  const name = ui.name(ev.seat);
+  switch (ev.kind) {
+    case "deal_start": return ui.t("── Deal {deal} begins ──", {deal: d.deal});
+    case "round_start": return ui.t("Round {round}: {name} leads.", {round: d.round, name});
+    case "combination": {
+      const words = ui.t(COMBO[d.kind], {high: d.high});
+      const xs = d.x_values.length ? `, ${ui.t("X as {values}", {values: d.x_values.join(", ")})}` : "";
+      return ui.t("{name} plays {combination}.", {name, combination: `${words} (${d.cards.join(" ")}${xs})`});
+    }
+    case "stopp": return ui.t("{name} plays Stopp: the round ends at once.", {name});
+    case "nachzieh": return ui.t("{name} plays Nachzieh.", {name});
+    case "reserve":
+      return ui.t("{name} takes reserve card {card} into the hand at position {position}.",
+                  {name, card: d.card, position: d.position + 1});
+    case "draw":
+      return d.card !== undefined ? ui.t("You draw {card} from the draw pile.", {card: d.card}) :
+        ui.t("{name} draws a card from the draw pile.", {name});
+    case "insert":
+      return d.card !== undefined ?
+        ui.t("You insert {card} at position {position}.", {card: d.card, position: d.position + 1}) :
+        ui.t("{name} inserts the drawn card at position {position}.", {name, position: d.position + 1});
+    case "round_won": {
+      const count = 3 * (d.nachzieh || 0);
+      return count ? ui.t("{name} wins the round and draws {count} cards.", {name, count}) :
+        ui.t("{name} wins the round.", {name});
+    }
+    case "out": return ui.t("{name} has no cards left and is out of this deal.", {name});
+    case "concede": return ui.t("{name} concedes: the deal ends.", {name});
+    case "chip_lost":
+      return ui.tn("{name} gives up a chip ({chips} chip left).",
+                   "{name} gives up a chip ({chips} chips left).", d.chips, {name, chips: d.chips});
+    case "no_chip": return ui.t("{name} has no chip left to give.", {name});
+    case "game_over": {
+      const names = d.losers.map((s) => ui.name(s)).join(", ");
+      return ui.tn("Game over: {names} loses.", "Game over: {names} lose.", d.losers.length, {names});
+    }
+    default: return null;
+  }
+}
+
+function playerInfo(obs, seat, ui) {
+  const chips = ui.tn("{n} chip", "{n} chips", obs.chips[seat]);
+  const cards = obs.in_deal[seat] ? ui.tn("{n} card", "{n} cards", obs.public_hands[seat].length) : ui.t("out");
+  return `${chips} · ${cards}`;
+}
+
+function summary(obs, returns, reveal, ui) {
+  const losers = obs.losers;
+  return h("div", {class: "summary"},
+    h("p", {class: "verdict"}, losers.includes(obs.seat) ? ui.t("Game over: you lose.") :
+      obs.seat !== null && obs.seat !== undefined ? ui.t("You win: somebody else ran out of chips first.") :
+        ui.tn("Game over: {names} loses.", "Game over: {names} lose.", losers.length,
+              {names: losers.map((s) => ui.name(s)).join(", ")})),
+    h("table", {class: "scores"},
+      h("thead", {}, h("tr", {}, h("th", {}, ui.t("Player")), h("th", {}, ui.t("Chips")), h("th", {}, ui.t("Result")))),
+      h("tbody", {}, obs.chips.map((c, s) => h("tr", {class: losers.includes(s) ? "lost" : "won"},
+        h("td", {}, ui.name(s)), h("td", {}, String(c)),
+        h("td", {}, losers.includes(s) ? ui.t("lost") : ui.t("won")))))));
+}
+
+function param(name, value, ui) {
+  if (name === "combination" || name === "best") {
+    if (value === null) return ui.t("nothing");
+    if (typeof value === "object" && PARAM_COMBO[value.kind]) {
+      return ui.t(PARAM_COMBO[value.kind], {high: value.high});
+    }
+  }
+  return null;
+}
+
+export default {
+  name: "krass-kariert",
+  blurb: N("Beat the combination on the table with neighbouring cards from a hand you may never sort; whoever runs out of chips loses."),
+  reset() { sel = {window: null, reserve: null}; },
+  board, event, playerInfo, summary, param, describeMove,
+};

@@ -1,0 +1,124 @@
+// The replay of a finished game: step forwards and backwards, from any seat, as a watcher,
+// or with all hands open (GET /api/web/replay/{table}?view=..., or a record file).
+
+import {gameModule} from "./games/index.js";
+import {number, reason, setParamHook, t, tn} from "./i18n.js";
+import {h, replace} from "./util.js";
+
+export function showReplay(root, params) {
+  const st = {data: null, index: 0, view: params.view || "all", table: params.replay || "",
+              error: null, record: null};
+  const view = {relabel: render, close: () => document.removeEventListener("keydown", onKey)};
+
+  async function load() {
+    const query = `view=${encodeURIComponent(st.view)}`;
+    let response;
+    if (st.table) {
+      response = await fetch(`/api/web/replay/${encodeURIComponent(st.table)}?${query}`);
+    } else if (st.record) {
+      response = await fetch(`/api/web/replay?${query}`, {method: "POST", body: st.record,
+                                                          headers: {"Content-Type": "application/json"}});
+    } else {
+      render();
+      return;
+    }
+    const data = await response.json();
+    if (response.status !== 200) { st.error = reason(data); st.data = null; } else {
+      st.error = null;
+      const keep = st.data ? st.index : data.frames.length - 1;
+      st.data = data;
+      st.index = Math.min(keep, data.frames.length - 1);
+    }
+    render();
+  }
+
+  function name(seat) {
+    if (seat === null || seat === undefined) return "";
+    const base = t("Seat {seat}", {seat});
+    return String(seat) === st.view ? `${base} ${t("(you)")}` : base;
+  }
+
+  function ui() {
+    const say = () => {};
+    return {t, tn, number, name, play: say, attempt: say, say, legal: [],
+            seat: /^\d+$/.test(st.view) ? Number(st.view) : null, acting: false, watcher: true,
+            rerender: render, players: st.data ? st.data.players : 0};
+  }
+
+  function go(index) {
+    if (!st.data) return;
+    st.index = Math.max(0, Math.min(st.data.frames.length - 1, index));
+    render();
+  }
+
+  function onKey(e) {
+    if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    if (e.key === "ArrowLeft") go(st.index - 1);
+    else if (e.key === "ArrowRight") go(st.index + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(Infinity);
+  }
+
+  function render() {
+    const upload = h("label", {class: "upload"}, t("Open a record file"), " ",
+      h("input", {type: "file", accept: ".json,application/json", onchange: async (e) => {
+        const file = e.target.files[0];
+        if (!file) return;
+        st.record = await file.text();
+        st.table = "";
+        st.data = null;
+        load();
+      }}));
+    if (!st.data) {
+      replace(root, h("section", {class: "replay"}, h("h1", {}, t("Replay")),
+        st.error ? h("p", {class: "message error", role: "alert"}, st.error) : h("p", {}, t("Loading…")),
+        upload));
+      return;
+    }
+    const data = st.data;
+    const mod = gameModule(data.game);
+    setParamHook((n, v) => mod.param(n, v, ui()));
+    const frame = data.frames[st.index];
+    const last = data.frames.length - 1;
+    const views = [["all", t("all hands open")], ["watch", t("as a watcher")]];
+    for (let s = 0; s < data.players; s++) views.push([String(s), t("from seat {seat}", {seat: s})]);
+    const events = [];
+    for (const f of data.frames.slice(0, st.index + 1)) {
+      for (const ev of f.events) {
+        const text = mod.event(ev, ui());
+        if (text) events.push({text, kind: ev.kind});
+      }
+    }
+    const moveLine = frame.seat === null ? t("The deal before the first move.") :
+      frame.text ? t("Move {n}: {name} plays {move}.", {n: frame.move, name: name(frame.seat), move: mod.describeMove(frame.text, ui())}) :
+        t("Move {n}: {name} moves.", {n: frame.move, name: name(frame.seat)});
+    const finished = st.index === last && data.returns;
+    replace(root, h("section", {class: `replay table-view game-${data.game}`},
+      h("div", {class: "topbar"}, h("h1", {}, t("Replay")),
+        h("label", {}, t("View"), " ", h("select", {id: "replay-view", onchange: (e) => {
+          st.view = e.target.value;
+          if (st.table) history.replaceState(null, "", `#replay=${encodeURIComponent(st.table)}&view=${st.view}`);
+          load();
+        }}, views.map(([v, label]) => h("option", {value: v, selected: v === st.view}, label))))),
+      h("div", {class: "replay-controls", role: "group", "aria-label": t("Replay controls")},
+        h("button", {type: "button", id: "first", onclick: () => go(0), "aria-label": t("first position")}, "⏮"),
+        h("button", {type: "button", id: "back", onclick: () => go(st.index - 1), "aria-label": t("one move back")}, "◀"),
+        h("input", {type: "range", min: 0, max: last, value: st.index, id: "step",
+                    "aria-label": t("position in the game"), oninput: (e) => go(Number(e.target.value))}),
+        h("button", {type: "button", id: "forward", onclick: () => go(st.index + 1), "aria-label": t("one move forward")}, "▶"),
+        h("button", {type: "button", id: "last", onclick: () => go(last), "aria-label": t("last position")}, "⏭"),
+        h("span", {id: "step-text"}, t("Position {index} of {count}", {index: st.index, count: last}))),
+      h("p", {class: "move-line", role: "status"}, moveLine),
+      h("div", {class: "board", id: "board"}, mod.board({obs: frame.observation, legal: [], acting: false,
+        seat: /^\d+$/.test(st.view) ? Number(st.view) : null, finished}, ui())),
+      finished ? h("section", {class: "end"}, h("h2", {}, t("Game over")),
+        mod.summary(frame.observation, data.returns, data.reveal, ui())) : null,
+      h("section", {class: "log"}, h("h2", {}, t("Log")),
+        h("ol", {reversed: true}, events.slice(-150).reverse().map((l) => h("li", {class: `ev-${l.kind}`}, l.text)))),
+      upload));
+  }
+
+  document.addEventListener("keydown", onKey);
+  load();
+  return view;
+}
