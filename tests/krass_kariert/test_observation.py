@@ -10,10 +10,13 @@ from types import ModuleType
 
 import pytest
 
-from kartentisch.core.errors import InvalidPositionError
-from kartentisch.games.krass_kariert import KrassKariert
-from kartentisch.games.krass_kariert.cards import DECK_COUNTS
-from kartentisch.games.krass_kariert.observation import unseen_cards
+from kartentisch.core.documents import read_document
+from kartentisch.core.errors import InvalidPositionError, InvalidSeatError
+from kartentisch.core.protocol import OBSERVATION_FORMAT
+from kartentisch.games.krass_kariert import KKState, KrassKariert
+from kartentisch.games.krass_kariert.cards import DECK_COUNTS, card_name
+from kartentisch.games.krass_kariert.observation import KKObservation, unseen_cards
+from kartentisch.games.krass_kariert.position import ObservationDocument
 
 
 def test_observation_shows_own_hand_and_public_cards_only(kk: ModuleType) -> None:
@@ -38,8 +41,10 @@ def test_observation_shows_own_hand_and_public_cards_only(kk: ModuleType) -> Non
         "strength": -1,
         "position": 1,
     }
-    with pytest.raises(ValueError, match="seat 4 does not exist"):
+    assert data["format"] == OBSERVATION_FORMAT and data["game"] == "krass-kariert"
+    with pytest.raises(InvalidSeatError, match="seat 4 is not a seat of this game") as info:
         s.observation(4)
+    assert info.value.code == "seat.invalid"
 
 
 def test_drawn_card_is_private_to_the_drawer(kk: ModuleType) -> None:
@@ -110,5 +115,89 @@ def test_sample_world_rejects_an_impossible_observation() -> None:
     game = KrassKariert(4)
     obs = game.new_initial_state(2).observation(0)
     bad = dataclasses.replace(obs, hand=(*obs.hand, 1, 1, 1, 1, 1))
-    with pytest.raises(InvalidPositionError):
+    with pytest.raises(InvalidPositionError) as info:
         game.sample_world(bad, random.Random(0))
+    assert info.value.code == "position.invalid"
+    short = dataclasses.replace(obs, draw_size=obs.draw_size + 1)
+    with pytest.raises(InvalidPositionError, match="unseen cards for"):
+        game.sample_world(short, random.Random(0))
+
+
+def _random_states(players: int, seed: int, every: int = 7) -> list[KKState]:
+    """Snapshots of one random game, every ``every`` moves and at the end."""
+    game = KrassKariert(players)
+    s = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    out = []
+    steps = 0
+    while not s.is_terminal():
+        if steps % every == 0:
+            out.append(s.clone())
+        s.apply(rng.choice(s.legal_actions()))
+        steps += 1
+    out.append(s)
+    return out
+
+
+def _public_cards(s: KKState) -> Counter[str]:
+    """The cards everybody may see: reserves, the Ablagestapel, hand cards that went in face
+    up (the cards of this round's plays are on the Ablagestapel already)."""
+    seen: Counter[str] = Counter(card_name(c) for c in s.discard)
+    for hand, known, reserve in zip(s.hands, s.known, s.reserves, strict=True):
+        seen.update(card_name(c) for c, k in zip(hand, known, strict=True) if k)
+        seen.update(card_name(c) for c in reserve)
+    return seen
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_spectator_sees_no_hidden_card(players: int) -> None:
+    for s in _random_states(players, 40 + players):
+        obs = s.observation(None)
+        assert obs.seat is None and obs.hand == () and obs.pending is None
+        data = obs.to_json()
+        assert data["seat"] is None and data["hand"] == [] and data["pending"] is None
+        shown: Counter[str] = Counter(data["discard"])
+        for hand, reserve in zip(data["public_hands"], data["reserves"], strict=True):
+            shown.update(c for c in hand if c is not None)
+            shown.update(reserve)
+        assert shown == _public_cards(s)
+        assert obs.hand_sizes == tuple(len(h) for h in s.hands)
+        for event in s.events_for(None):
+            assert "card" not in event.data or event.kind == "reserve"
+        # The spectator's view is each seat's view without the seat's own secrets.
+        for seat in range(players):
+            mine = s.observation(seat)
+            assert dataclasses.replace(mine, seat=None, hand=(), pending=None) == obs
+
+
+def test_views_survive_hidden_cards_dealt_again() -> None:
+    """Whoever looks (a seat or a spectator), a world dealt from their view at random looks
+    exactly the same to them, and deals the hidden cards differently now and then."""
+    for players in (3, 5):
+        game = KrassKariert(players)
+        for s in _random_states(players, 7 * players, every=11):
+            for viewer in [None, *range(players)]:
+                obs = s.observation(viewer)
+                for k in range(2):
+                    world = game.sample_world(obs, random.Random(k))
+                    assert world.observation(viewer) == obs
+                    if viewer is not None:
+                        assert world.observation(None) == s.observation(None)
+
+
+def test_observation_documents_have_the_documented_shape() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from kartentisch.core.documents import json_schema
+
+    schema = json_schema(ObservationDocument, title="t", description="d")
+    validator = jsonschema.Draft202012Validator(schema)
+    for players in (3, 4, 5):
+        for s in _random_states(players, players, every=31):
+            for viewer in [None, *range(players)]:
+                data = s.observation(viewer).to_json()
+                read_document(json.loads(json.dumps(data)), ObservationDocument,
+                              what="observation")
+                validator.validate(data)
+    assert ObservationDocument.__struct_fields__[0] == "format"
+    obs: KKObservation = KrassKariert(4).new_initial_state(0).observation(None)
+    assert obs.to_json()["format"] == OBSERVATION_FORMAT

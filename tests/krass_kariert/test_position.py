@@ -1,8 +1,10 @@
-"""The JSON position document: exact writing, strict reading, one test per reader error."""
+"""The JSON position document: exact writing, strict reading (shape, then meaning), one test
+per reader error with its reason code."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -12,7 +14,12 @@ from typing import Any
 import pytest
 
 from kartentisch.core.errors import InvalidPositionError
-from kartentisch.games.krass_kariert import KrassKariert
+from kartentisch.games.krass_kariert import KKOptions, KrassKariert
+from kartentisch.games.krass_kariert.position import (
+    ObservationDocument,
+    OptionsDocument,
+    PositionDocument,
+)
 
 
 def _played(players: int, seed: int, steps: int, options: dict[str, Any] | None = None) -> Any:
@@ -113,6 +120,13 @@ def _out_with_cards(doc: dict[str, Any]) -> None:
     doc["round"]["order"] = [0, 1, 3]
 
 
+def _deep(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 def _act(**fields: Any) -> Mutation:
     def apply(doc: dict[str, Any]) -> None:
         act = {"seat": 0, "kind": "combination", "cards": ["5"], "x_values": [], "position": 1}
@@ -124,58 +138,138 @@ def _act(**fields: Any) -> Mutation:
     return apply
 
 
-ERRORS: list[tuple[str, Mutation, str]] = [
-    ("55 cards", _append_card, "holds 55 cards; the game has 54"),
-    ("a card twice", _swap_to_duplicate, "card 5 appears 5 times; the deck has 4"),
-    ("position gap", _gap, "position gap: entry 2 says position 3"),
-    ("unknown option", _set("options", {"wild": 1}), "options: unknown option 'wild'"),
-    ("bad option value", _set("options", {"x_with_x": 3}), "x_with_x"),
-    ("unknown field", _set("comment", "hi"), "unknown field 'comment'"),
-    ("format", _set("format", "fen"), "'format' must be"),
-    ("game", _set("game", "casino"), "'game' must be 'krass-kariert'"),
-    ("players", _set("players", 6), "'players' must be a whole number from 3 to 5"),
-    ("seed", _set("seed", "x"), "'seed' must be a whole number"),
-    ("phase", _set("phase", "bidding"), "'phase' must be"),
-    ("chips", _set("chips", [3, 3, 3]), "one entry per player"),
-    ("chips value", _set("chips.1", 4), "chips of seat 1 must be a whole number from 0 to 3"),
-    ("card name", _set("hands.0.0.card", "13"), "unknown card '13'"),
-    ("public flag", _set("hands.0.0.public", "yes"), "'public' must be true or false"),
-    ("hand entry", _set("hands.0.0", "5"), "must be an object"),
-    ("reserves", _set("reserves.0", ["1", "2", "3"]), "at most 2 reserve cards"),
-    ("draw pile size", _drop_pile_card, "the draw pile must hold 6 cards"),
-    ("in_deal", _set("in_deal", [True, True, True, "no"]), "true or false per player"),
-    ("out with cards", _out_with_cards, "seat 2 is out of the deal but holds cards"),
-    ("order", _set("round.order", [0, 2, 1, 3]), "clockwise from the leader"),
-    ("to_move", _set("to_move", 2), "'to_move' must be seat 0"),
-    ("losers too early", _set("losers", [1]), "'losers' must be empty"),
-    ("drawing outside draw", _set("drawing", {"winner": 0}), "'drawing' must be null"),
-    ("draw without drawing", _set("phase", "draw"), "needs a 'drawing' object"),
-    ("over without losers", _set("phase", "over"), "needs at least one loser"),
-    ("acts count", _set("round.acts_done", 1), "exactly 'acts_done' acts"),
-    ("act kind", _act(kind="bid"), "kind combination, stopp, nachzieh, reserve"),
-    ("act seat", _act(seat=2), "is by seat 2, but seat 0 acts then"),
-    ("act not a combination", _act(cards=["5", "7"]), "5-7 declared [] is not a combination"),
-    ("act x values", _act(x_values="7"), "'x_values' must be a list of numbers"),
-    ("leader reserve", _act(kind="reserve"), "the leader cannot take a reserve card"),
-    ("stopp card", _act(kind="stopp"), "a stopp act plays the card S"),
-    ("discard tail", _act(cards=["12"]), "must end with the cards played in the current round"),
+ERRORS: list[tuple[str, Mutation, str, str]] = [
+    # the meaning: well-formed documents that cannot arise in play
+    ("55 cards", _append_card, "position.invalid", "holds 55 cards; the game has 54"),
+    ("a card twice", _swap_to_duplicate, "position.invalid",
+     "card 5 appears 5 times; the deck has 4"),
+    ("position gap", _gap, "position.invalid", "position gap: entry 2 says position 3"),
+    ("chips", _set("chips", [3, 3, 3]), "position.invalid", "one entry per player"),
+    ("draw pile size", _drop_pile_card, "position.invalid", "the draw pile must hold 6 cards"),
+    ("out with cards", _out_with_cards, "position.invalid",
+     "seat 2 is out of the deal but holds cards"),
+    ("order", _set("round.order", [0, 2, 1, 3]), "position.invalid",
+     "clockwise from the leader"),
+    ("order seat", _set("round.order", [0, 1, 2, 4]), "position.invalid",
+     "must name seats 0 to 3"),
+    ("to_move", _set("to_move", 2), "position.invalid", "'to_move' must be seat 0"),
+    ("to_move -1", _set("to_move", -1), "position.invalid", "'to_move' must be a seat"),
+    ("to_move 4", _set("to_move", 4), "position.invalid", "'to_move' must be a seat"),
+    ("losers too early", _set("losers", [1]), "position.invalid", "'losers' must be empty"),
+    ("loser seat", _set("losers", [4]), "position.invalid", "'losers' names seat 4"),
+    ("drawing outside draw", _set("drawing", {"winner": 0, "card": "5", "left": 1}),
+     "position.invalid", "'drawing' must be null"),
+    ("draw without drawing", _set("phase", "draw"), "position.invalid",
+     "needs a 'drawing' object"),
+    ("over without losers", _set("phase", "over"), "position.invalid",
+     "needs at least one loser"),
+    ("acts count", _set("round.acts_done", 1), "position.invalid",
+     "exactly 'acts_done' acts"),
+    ("act seat", _act(seat=2), "position.invalid", "is by seat 2, but seat 0 acts then"),
+    ("act not a combination", _act(cards=["5", "7"]), "position.invalid",
+     "5-7 declared [] is not a combination"),
+    ("leader reserve", _act(kind="reserve"), "position.invalid",
+     "the leader cannot take a reserve card"),
+    ("stopp card", _act(kind="stopp"), "position.invalid", "a stopp act plays the card S"),
+    ("discard tail", _act(cards=["12"]), "position.invalid",
+     "must end with the cards played in the current round"),
+    ("five-player option", _set("options", {"five_player_chips": 3}), "position.invalid",
+     "five_player_chips only applies to 5 players"),
+    # the shape: what the document types refuse
+    ("unknown option", _set("options", {"wild": 1}), "document.invalid",
+     "unknown field `wild` - at `$.options`"),
+    ("bad option value", _set("options", {"x_with_x": 3}), "document.invalid",
+     "`$.options.x_with_x`"),
+    ("unknown field", _set("comment", "hi"), "document.invalid", "unknown field `comment`"),
+    ("format", _set("format", "fen"), "position.wrong_format", "unknown position format 'fen'"),
+    ("game", _set("game", "casino"), "position.wrong_game", "a position of 'casino'"),
+    ("players", _set("players", 6), "document.invalid", "`$.players`"),
+    ("players bool", _set("players", True), "document.invalid", "got true or false"),
+    ("seed", _set("seed", "x"), "document.invalid", "`$.seed`"),
+    ("seed negative", _set("seed", -1), "document.invalid", "`$.seed`"),
+    ("seed too big", _set("seed", 2**53), "document.invalid", "`$.seed`"),
+    ("seed huge", _set("seed", 10**400), "document.invalid", "`$.seed`"),
+    ("seed float", _set("seed", 2.9), "document.invalid", "`$.seed`"),
+    ("deal bool", _set("deal", False), "document.invalid", "`$.deal`"),
+    ("phase", _set("phase", "bidding"), "document.invalid", "`$.phase`"),
+    ("chips value", _set("chips.1", 4), "document.invalid", "`$.chips[1]`"),
+    ("card name", _set("hands.0.0.card", "13"), "document.invalid", "`$.hands[0][0].card`"),
+    ("card lower case", _set("hands.0.0.card", "x"), "document.invalid",
+     "`$.hands[0][0].card`"),
+    ("public flag", _set("hands.0.0.public", "yes"), "document.invalid",
+     "`$.hands[0][0].public`"),
+    ("hand entry", _set("hands.0.0", "5"), "document.invalid", "`$.hands[0][0]`"),
+    ("reserves", _set("reserves.0", ["1", "2", "3"]), "document.invalid", "`$.reserves[0]`"),
+    ("in_deal", _set("in_deal", [True, True, True, "no"]), "document.invalid",
+     "`$.in_deal[3]`"),
+    ("act kind", _act(kind="bid"), "document.invalid", "`$.round.acts[0].kind`"),
+    ("act x values", _act(x_values="7"), "document.invalid", "`$.round.acts[0].x_values`"),
+    ("drawing fields", _set("drawing", {"winner": 0}), "document.invalid", "`$.drawing`"),
+    ("missing field", lambda doc: doc.pop("hands"), "document.invalid", "`hands`"),
+    ("deep nesting", _set("comment", _deep(5000)), "document.too_deep", "nested too deeply"),
 ]
 
 
-@pytest.mark.parametrize(("name", "mutate", "message"), ERRORS, ids=[e[0] for e in ERRORS])
-def test_reader_errors(kk: ModuleType, name: str, mutate: Mutation, message: str) -> None:
+@pytest.mark.parametrize(("name", "mutate", "code", "message"), ERRORS,
+                         ids=[e[0] for e in ERRORS])
+def test_reader_errors(kk: ModuleType, name: str, mutate: Mutation, code: str,
+                       message: str) -> None:
     base = kk.make_doc(["5 1 9", "9 2", "3 4", "6 7"], leader=0)
     KrassKariert(4).state_from_json(base)  # the base document is valid
     doc = copy.deepcopy(base)
     mutate(doc)
     with pytest.raises(InvalidPositionError) as info:
         KrassKariert(4).state_from_json(doc)
+    assert info.value.code == code
     assert message in str(info.value)
+    assert json.dumps(info.value.params)  # plain JSON
 
 
-def test_reader_rejects_non_objects() -> None:
-    with pytest.raises(InvalidPositionError, match="must be a JSON object"):
-        KrassKariert(4).state_from_json([])  # type: ignore[arg-type]
+@pytest.mark.parametrize("bad", [[], "position", None, 7, b"{}", object()],
+                         ids=lambda v: type(v).__name__)
+def test_reader_rejects_non_objects(bad: object) -> None:
+    with pytest.raises(InvalidPositionError) as info:
+        KrassKariert(4).state_from_json(bad)  # type: ignore[arg-type]
+    assert info.value.code == "document.invalid"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**31, 2**53 - 1])
+def test_every_seed_round_trips(seed: int) -> None:
+    game = KrassKariert(4)
+    s = game.new_initial_state(seed)
+    doc = json.loads(json.dumps(s.to_json()))
+    again = game.state_from_json(doc)
+    assert again.seed == seed and again.to_json() == s.to_json()
+    # The seed decides later deals: both give the next deal the same cards.
+    for state in (s, again):
+        while state.deal == 0:
+            state.apply(state.legal_actions()[-1])
+    assert again.hands == s.hands
+
+
+def test_position_documents_have_the_documented_shape() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from kartentisch.core.documents import json_schema
+
+    validator = jsonschema.Draft202012Validator(
+        json_schema(PositionDocument, title="t", description="d"))
+    for players, seed in ((3, 1), (4, 2), (5, 3)):
+        s = _played(players, seed, 0)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if rng.random() < 0.02 or (s.phase == "draw" and rng.random() < 0.3):
+                validator.validate(s.to_json())
+            s.apply(rng.choice(s.legal_actions()))
+        validator.validate(s.to_json())
+    assert KrassKariert.position_document is PositionDocument
+    assert KrassKariert.observation_document is ObservationDocument
+
+
+def test_options_document_matches_the_options() -> None:
+    """The document's options type lists exactly the game's options, with their defaults."""
+    fields = {f.name: f.default for f in dataclasses.fields(KKOptions)}
+    document = OptionsDocument()
+    assert {name: getattr(document, name) for name in OptionsDocument.__struct_fields__} == fields
 
 
 def test_reader_accepts_an_act_in_progress(kk: ModuleType) -> None:
@@ -193,5 +287,6 @@ def test_reader_checks_hand_growth_bound(kk: ModuleType) -> None:
     doc = kk.make_doc(
         ["1 1 1 1 2 2 2 2 3 3 3", "9 5", "3", "6 7"], reserves=["4 4", "", "", ""], leader=0
     )
-    with pytest.raises(InvalidPositionError, match="could grow past 18 cards"):
+    with pytest.raises(InvalidPositionError, match="could grow past 18 cards") as info:
         KrassKariert(4).state_from_json(doc)
+    assert info.value.code == "position.invalid" and info.value.params["seat"] == 0

@@ -1,12 +1,14 @@
 """Property tests over random games (hypothesis picks seeds and options).
 
-``test_invariants_in_random_games`` plays 2000 whole games with cheap checks on every step;
+``test_invariants_in_random_games`` plays whole games with cheap checks on every step;
 ``test_expensive_properties`` plays fewer games with replay, position, observation and
-legality checks at checkpoints.
+legality checks at checkpoints. The counts are quick by default (a few hundred games); with
+``KARTENTISCH_SOAK=1`` (``make soak``) they are the long ones (thousands of games).
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from types import ModuleType
@@ -17,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kartentisch.core.errors import IllegalActionError
+from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.krass_kariert import (
     InsertDrawn,
     KKState,
@@ -31,7 +34,10 @@ MAX_ACTIONS = 10_000
 """A bound on a game's length: a deal has at most 54 rounds (every round removes a card
 for good) of at most 5 + 6 actions, and a game at most 16 deals."""
 
-SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+SOAK = bool(os.environ.get("KARTENTISCH_SOAK"))
+"""Long counts for ``make soak``; the quick ones keep ``make test`` short."""
+
+SEEDS = st.integers(min_value=0, max_value=SEED_MAX)
 OPTIONS = st.fixed_dictionaries(
     {
         "x_with_x": st.booleans(),
@@ -121,7 +127,8 @@ def play_checked(players: int, seed: int, options: dict[str, Any]) -> KKState:
     return s
 
 
-@pytest.mark.parametrize(("players", "games"), [(3, 700), (4, 700), (5, 600)])
+@pytest.mark.parametrize(("players", "games"),
+                         [(3, 700), (4, 700), (5, 600)] if SOAK else [(3, 150), (4, 150), (5, 150)])
 def test_invariants_in_random_games(players: int, games: int) -> None:
     lengths: list[int] = []
 
@@ -168,7 +175,8 @@ def _check_checkpoint(kk: ModuleType, s: KKState, rng: random.Random) -> None:
             assert world.legal_actions() == legal
 
 
-@pytest.mark.parametrize(("players", "games"), [(3, 120), (4, 120), (5, 120)])
+@pytest.mark.parametrize(("players", "games"),
+                         [(3, 120), (4, 120), (5, 120)] if SOAK else [(3, 25), (4, 25), (5, 25)])
 def test_expensive_properties(kk: ModuleType, players: int, games: int) -> None:
     @_settings(games)
     @given(seed=SEEDS, options=OPTIONS, every=st.integers(12, 30))
@@ -211,12 +219,45 @@ def test_clone_is_independent() -> None:
     assert len(c.events) > len(s.events) and len(c.history) == 1 and s.history == []
 
 
+def _mutable_parts(value: object, path: str) -> list[tuple[str, object]]:
+    """Every list, dict and set inside ``value`` (through lists, tuples and dicts)."""
+    out: list[tuple[str, object]] = []
+    if isinstance(value, list | dict | set):
+        out.append((path, value))
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return out
+    for key, item in items:
+        out += _mutable_parts(item, f"{path}[{key!r}]")
+    return out
+
+
+def test_clone_shares_nothing_mutable() -> None:
+    s = KrassKariert(4).new_initial_state(5)
+    rng = random.Random(5)
+    for _ in range(60):
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.events  # made before cloning, so the clone could share them
+    c = s.clone()
+    for name in KKState.__slots__:
+        if name in ("game", "_windows", "_start_table"):
+            continue  # the game and the shared move tables are never changed
+        mine = {id(v) for _p, v in _mutable_parts(getattr(s, name), name)}
+        for path, value in _mutable_parts(getattr(c, name), name):
+            assert id(value) not in mine, path
+    for mine, theirs in zip(s.events, c.events, strict=True):
+        assert mine == theirs and mine.data is not theirs.data
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_single_action_legality_agrees_with_the_generated_list(players: int) -> None:
     """``apply`` decides one action with ``is_legal_id``; it must agree with the list of
     legal ids for every one of the 4972 ids, in every phase and under every option."""
 
-    @_settings(15)
+    @_settings(15 if SOAK else 6)
     @given(seed=SEEDS, options=OPTIONS, every=st.integers(8, 20))
     def run(seed: int, options: dict[str, Any], every: int) -> None:
         game = KrassKariert(players, options)

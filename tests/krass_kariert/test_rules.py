@@ -7,10 +7,12 @@ from types import ModuleType
 
 import pytest
 
-from kartentisch.core.errors import InvalidOptionsError
+from kartentisch.core.errors import IllegalActionError, InvalidOptionsError, InvalidSeedError
 from kartentisch.core.protocol import TERMINAL
+from kartentisch.core.rng import SEED_MAX, shuffled
 from kartentisch.games.krass_kariert import KrassKariert, Play
 from kartentisch.games.krass_kariert.cards import (
+    DECK,
     DECK_COUNTS,
     NACHZIEH,
     PAIR,
@@ -56,8 +58,9 @@ def test_deal_sizes_chips_and_first_leader(players: int, hand: int, pile: int, c
 def test_five_player_chips_option() -> None:
     assert KrassKariert(5, {"five_player_chips": 3}).new_initial_state(1).chips == [3] * 5
     assert KrassKariert(5, {"five_player_chips": 2}).new_initial_state(1).chips == [2] * 5
-    with pytest.raises(InvalidOptionsError, match="only applies to 5 players"):
+    with pytest.raises(InvalidOptionsError, match="only applies to 5 players") as info:
         KrassKariert(4, {"five_player_chips": 3})
+    assert info.value.code == "kk.five_player_chips"
     with pytest.raises(InvalidOptionsError, match="allowed: 2, 3"):
         KrassKariert(5, {"five_player_chips": 4})
 
@@ -77,6 +80,18 @@ def test_unknown_and_bad_options_raise() -> None:
         KrassKariert(4, {"x_with_x": "maybe"})
 
 
+def test_the_deal_is_the_core_shuffle_of_seed_and_deal_number() -> None:
+    assert shuffled_deck(5, 2) == shuffled(DECK, 5, "krass-kariert", 2)
+    assert shuffled_deck(SEED_MAX, 0) == shuffled(DECK, SEED_MAX, "krass-kariert", 0)
+
+
+@pytest.mark.parametrize("seed", [-1, SEED_MAX + 1, 10**100, True, 1.5, "3", None])
+def test_bad_seeds_are_refused(seed: object) -> None:
+    with pytest.raises(InvalidSeedError) as info:
+        KrassKariert(4).new_initial_state(seed)  # type: ignore[arg-type]
+    assert info.value.code == "seed.invalid"
+
+
 def test_shuffle_depends_on_seed_and_deal_only() -> None:
     assert shuffled_deck(5, 0) == shuffled_deck(5, 0)
     assert shuffled_deck(5, 0) != shuffled_deck(5, 1)
@@ -85,7 +100,8 @@ def test_shuffle_depends_on_seed_and_deal_only() -> None:
 
 
 def test_shuffle_is_uniform() -> None:
-    """Every card value is equally likely at every position (chi-square over 6000 deals).
+    """Every card value is equally likely at every position of a deal made with
+    ``core.rng.shuffled`` (chi-square over 6000 deals).
 
     15 card values weighted by their counts, so 14 degrees of freedom: a correct shuffle
     exceeds the bound (near the 99.98th percentile) about twice in 10 000 runs; the seeds
@@ -162,8 +178,10 @@ def test_equal_does_not_beat(kk: ModuleType, hands: list[str], first: str, equal
         assert "1-3" in legal and "2-3" not in legal  # 4-5 is lower than 5-6
     else:
         assert equal not in legal
-        with pytest.raises(Exception, match="does not beat"):
+        with pytest.raises(IllegalActionError, match="does not beat") as info:
             kk.play(s, equal)
+        assert info.value.code == "kk.does_not_beat"
+        assert info.value.params["combination"] == info.value.params["best"]
 
 
 def test_window_must_be_adjacent_in_hand(kk: ModuleType) -> None:
@@ -264,8 +282,9 @@ def test_stopp_and_nachzieh_are_played_alone(kk: ModuleType) -> None:
     legal = kk.engine_legal(s)
     assert {"1", "3"} <= legal
     assert not {"1-2", "2-3", "3-4", "2-4"} & legal
-    with pytest.raises(Exception, match="played alone"):
+    with pytest.raises(IllegalActionError, match="played alone") as info:
         kk.play(s, "1-2")
+    assert info.value.code == "kk.specials_alone"
 
 
 def test_stopp_after_nachzieh_makes_the_stopp_player_draw(kk: ModuleType) -> None:
@@ -338,8 +357,10 @@ def test_two_equal_reserves_are_one_move(kk: ModuleType) -> None:
     kk.play(s, "1")
     legal = kk.engine_legal(s)
     assert "r1@1" in legal and not any(m.startswith("r2") for m in legal)
-    with pytest.raises(Exception, match="both reserve cards are 11; say r1@2"):
+    with pytest.raises(IllegalActionError, match="Both reserve cards are 11; take reserve card 1:"
+                       " r1@2") as info:
         kk.play(s, "r2@2")
+    assert info.value.code == "kk.same_reserves"
 
 
 # ----------------------------------------------------------------------------- concession
@@ -360,8 +381,9 @@ def test_voluntary_concession_off(kk: ModuleType) -> None:
     s = kk.build(["5 1", "9 2", "3 4", "6 7"], leader=0, options=opts)
     kk.play(s, "1")
     assert "concede" not in kk.engine_legal(s)
-    with pytest.raises(Exception, match="voluntary_concession is off"):
+    with pytest.raises(IllegalActionError, match="voluntary_concession is off") as info:
         kk.play(s, "concede")
+    assert info.value.code == "kk.concede_can_play"
     s = kk.build(["12 1", "9 2", "3 4", "6 7"], leader=0, options=opts)
     kk.play(s, "1")
     assert kk.engine_legal(s) == {"concede"}  # cannot beat, no special card, no reserve
@@ -372,11 +394,13 @@ def test_voluntary_concession_off(kk: ModuleType) -> None:
 
 def test_no_concession_with_reserves_or_as_leader(kk: ModuleType) -> None:
     s = kk.build(["5 1", "9 2", "3 4", "6 7"], reserves=["7 8", "10 11", "", ""], leader=0)
-    with pytest.raises(Exception, match="leader of a round must play"):
+    with pytest.raises(IllegalActionError, match="Whoever leads a round cannot concede") as info:
         kk.play(s, "concede")
+    assert info.value.code == "kk.leader_no_concede"
     kk.play(s, "1")
-    with pytest.raises(Exception, match="still have a reserve card"):
+    with pytest.raises(IllegalActionError, match="still have a reserve card") as info:
         kk.play(s, "concede")
+    assert info.value.code == "kk.concede_reserve"
 
 
 # ----------------------------------------------------------------------------- who leads next

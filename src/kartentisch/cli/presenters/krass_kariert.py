@@ -7,7 +7,6 @@ one line each. Hand cards print as their notation: 1-12, ``X``, ``N`` (Nachzieh)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -16,17 +15,14 @@ from rich.table import Table
 from rich.text import Text
 
 from kartentisch.cli.presenters import Choice, Presenter, seat_name
-from kartentisch.core.errors import AmbiguousActionError, InvalidActionError, KartentischError
+from kartentisch.core.errors import AmbiguousActionError, JSONValue
 from kartentisch.core.protocol import Event, Game, Seat, State
 from kartentisch.games.krass_kariert.actions import (
-    NOTATION_HELP,
     Concede,
     InsertDrawn,
-    PartialReserve,
     Play,
     TakeReserve,
     format_action,
-    parse_notation,
 )
 from kartentisch.games.krass_kariert.cards import (
     KIND_KEYS,
@@ -40,6 +36,7 @@ from kartentisch.games.krass_kariert.cards import (
     kind_of,
 )
 from kartentisch.games.krass_kariert.observation import KKObservation
+from kartentisch.games.krass_kariert.reasons import COMBINATION_PARAMS, combination_words
 from kartentisch.locale import _, ngettext
 
 CARD_STYLES: Final = {X: "bold magenta", NACHZIEH: "bold cyan", STOPP: "bold red"}
@@ -191,6 +188,7 @@ class KrassKariertPresenter(Presenter):
 
     def _hand_table(self, obs: KKObservation) -> Table:
         table = Table(box=None, pad_edge=False, show_header=True)
+        assert obs.seat is not None  # only a seat's own view shows a hand
         public = obs.public_hands[obs.seat]
         for index in range(len(obs.hand)):
             mark = "•" if index < len(public) and public[index] is not None else ""
@@ -310,6 +308,7 @@ class KrassKariertPresenter(Presenter):
         for label, moves in groups.items():
             lines.append(f"{label}: {' '.join(moves)}")
         for reserve, positions in sorted(reserves.items()):
+            assert obs.seat is not None  # reserve moves are offered to a seat only
             card = card_name(obs.reserves[obs.seat][reserve])
             lines.append(_("reserve card {n} ({card}): r{n}@{first} … r{n}@{last}").format(
                 n=reserve + 1, card=card, first=min(positions) + 1, last=max(positions) + 1))
@@ -328,84 +327,12 @@ class KrassKariertPresenter(Presenter):
             return "@" + stripped
         return text
 
-    def explain_error(self, error: KartentischError, text: str, observation: Any
-                      ) -> str | None:
-        """Say in the current language why ``text`` was refused, judged from the viewer's
-        observation only."""
-        obs: KKObservation = observation
-        shown = text.strip()
-        try:
-            parsed = parse_notation(text)
-        except InvalidActionError:
-            return self._explain_syntax(shown)
-        prefix = _("Not allowed now: {move}.").format(move=shown) + " "
-        hand = obs.hand
-        if obs.phase == "draw":
-            if isinstance(parsed, InsertDrawn):
-                return prefix + _("A card can go to positions 1 to {last}.").format(
-                    last=len(hand) + 1)
-            return prefix + _("Insert the drawn card first, at a position from 1 to {last} "
-                              "(e.g. @1).").format(last=len(hand) + 1)
-        leader = obs.act_index == 0
-        if isinstance(parsed, InsertDrawn):
-            return prefix + _("There is no drawn card to insert.")
-        if isinstance(parsed, Play):
-            return prefix + self._explain_play(obs, parsed)
-        if isinstance(parsed, (TakeReserve, PartialReserve)):
-            reserves = len(obs.reserves[obs.seat])
-            if leader:
-                return prefix + _("Whoever leads a round must play cards, not take a "
-                                  "reserve card.")
-            if parsed.reserve >= reserves:
-                return prefix + ngettext("You have {n} reserve card.",
-                                         "You have {n} reserve cards.", reserves).format(
-                    n=reserves)
-            if isinstance(parsed, TakeReserve) and parsed.position > len(hand):
-                return prefix + _("A card can go to positions 1 to {last}.").format(
-                    last=len(hand) + 1)
-            return None
-        if leader:
-            return prefix + _("Whoever leads a round cannot concede.")
-        if obs.reserves[obs.seat]:
-            return prefix + _("You still have a reserve card to take.")
-        return prefix + _("You can still beat or play a special card (rules option "
-                          "voluntary_concession is off).")
-
-    def _explain_syntax(self, text: str) -> str:
-        lowered = text.lower()
-        if re.match(r"^\d+\s*-\s*\d+", lowered):
-            reason = _("A combination is 1 to 3 neighbouring positions, e.g. 4 or 4-6.")
-        elif re.search(r"x\s*=?\s*\d", lowered):
-            reason = _("An X card stands for a number from 1 to 12, e.g. 4-5x7.")
-        elif lowered.startswith("r"):
-            reason = _("Reserve cards are numbered 1 and 2, e.g. r1@3.")
-        elif lowered.startswith("@") or lowered.isdigit():
-            reason = _("Positions count from 1.")
-        else:
-            reason = _("Moves look like: {examples}").format(examples=NOTATION_HELP)
-        return _("Cannot read {text!r}.").format(text=text) + " " + reason
-
-    def _explain_play(self, obs: KKObservation, play: Play) -> str:
-        hand = obs.hand
-        end = play.start + play.length
-        if end > len(hand):
-            return ngettext("Your hand has only {n} card.", "Your hand has only {n} cards.",
-                            len(hand)).format(n=len(hand))
-        window = hand[play.start:end]
-        names = "-".join(card_name(c) for c in window)
-        if play.length > 1 and any(c in (NACHZIEH, STOPP) for c in window):
-            return _("Stopp and Nachzieh are played alone, not in {cards}.").format(cards=names)
-        n_x = window.count(X)
-        if len(play.x_values) != n_x:
-            return _("Declare a value for each X card in {cards}, e.g. {example}.").format(
-                cards=names, example=format_action(Play(play.start, play.length, (7,) * n_x)))
-        value = play_strength(hand, play)
-        if value == NO_COMBINATION:
-            return _("{cards} is not a combination.").format(cards=names)
-        if value <= obs.best:
-            return _("{combination} does not beat {best}.").format(
-                combination=describe_strength(value), best=describe_strength(obs.best))
-        return _("Type ? to see the legal moves.")
+    def localize_param(self, name: str, value: JSONValue) -> str | None:
+        """Combinations in reason params (``{"kind": "pair", "high": 7}``) in words of the
+        current language ("ein Paar 7er"); every other param is shown as it is."""
+        if name in COMBINATION_PARAMS:
+            return combination_words(value, _)
+        return None
 
     def ask_choice(self, error: AmbiguousActionError, observation: Any
                    ) -> tuple[str, list[Choice]]:
@@ -421,6 +348,7 @@ class KrassKariertPresenter(Presenter):
         if actions and all(isinstance(a, TakeReserve) for a in actions):
             first = actions[0]
             assert isinstance(first, TakeReserve)
+            assert obs.seat is not None  # a question goes to a seat, not a spectator
             card = card_name(obs.reserves[obs.seat][first.reserve])
             question = _("At which position should reserve card {n} ({card}) go?").format(
                 n=first.reserve + 1, card=card)

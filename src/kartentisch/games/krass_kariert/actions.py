@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from kartentisch.core.errors import InvalidActionError
+from kartentisch.core.errors import InvalidActionError, safe_repr
+from kartentisch.games.krass_kariert.reasons import error
 
 MAX_HAND: Final = 18
 """10 dealt + 2 reserves + 6 drawn (both Nachzieh cards): the largest hand a deal allows."""
@@ -91,42 +92,54 @@ def _is_index(value: object, stop: int) -> bool:
     return type(value) is int and 0 <= value < stop
 
 
+def _is_declaration(value: object) -> bool:
+    """Whether ``value`` could be a declaration: a tuple of whole numbers (not 7.0, not True)."""
+    return type(value) is tuple and all(type(v) is int for v in value)
+
+
+def not_an_action(value: object) -> InvalidActionError:
+    """The error for a value that is not a Krass Kariert action at all."""
+    return error(InvalidActionError, "action.invalid", value=safe_repr(value),
+                 game="Krass Kariert")
+
+
 def action_id(action: object) -> int:
     """The stable integer id of ``action`` in ``range(NUM_ACTIONS)``.
 
     Raises:
-        InvalidActionError: ``action`` is not a Krass Kariert action, or a field lies outside
-            what any hand allows (X values must be 1-12, given in increasing order).
+        InvalidActionError: ``action`` is not a Krass Kariert action (code
+            ``action.invalid``), or a field lies outside what any hand allows or has the
+            wrong type (``kk.bad_play``, ``kk.bad_reserve``, ``kk.bad_insert``; X values
+            must be 1-12, given in increasing order).
 
     >>> action_id(Play(0)), action_id(Concede()) == NUM_ACTIONS - 1
     (0, True)
     """
     if isinstance(action, Play):
-        declaration = DECLARATION_INDEX.get(action.x_values)
+        xs = action.x_values
+        declaration = DECLARATION_INDEX.get(xs) if _is_declaration(xs) else None
         if (
             declaration is None
             or not _is_index(action.start, MAX_HAND)
             or type(action.length) is not int
             or not 1 <= action.length <= 3
         ):
-            raise InvalidActionError(
-                f"{action!r} is malformed: start 0-{MAX_HAND - 1}, length 1-3, and at most two"
-                " X values from 1 to 12 in increasing order"
-            )
+            raise error(InvalidActionError, "kk.bad_play", value=safe_repr(action),
+                        last=MAX_HAND - 1)
         return (action.start * 3 + action.length - 1) * len(DECLARATIONS) + declaration
     if isinstance(action, TakeReserve):
         if not (_is_index(action.reserve, 2) and _is_index(action.position, RESERVE_STRIDE)):
-            raise InvalidActionError(
-                f"{action!r} is malformed: reserve 0 or 1, position 0-{MAX_HAND}"
-            )
+            raise error(InvalidActionError, "kk.bad_reserve", value=safe_repr(action),
+                        last=MAX_HAND)
         return RESERVE_BASE + action.reserve * RESERVE_STRIDE + action.position
     if isinstance(action, InsertDrawn):
         if not _is_index(action.position, MAX_HAND + 1):
-            raise InvalidActionError(f"{action!r} is malformed: position 0-{MAX_HAND}")
+            raise error(InvalidActionError, "kk.bad_insert", value=safe_repr(action),
+                        last=MAX_HAND)
         return INSERT_BASE + action.position
     if isinstance(action, Concede):
         return CONCEDE_ID
-    raise InvalidActionError(f"{action!r} is not a Krass Kariert action")
+    raise not_an_action(action)
 
 
 def _decode(i: int) -> Action:
@@ -150,13 +163,15 @@ def action_from_id(i: int) -> Action:
     """The action with id ``i``.
 
     Raises:
-        InvalidActionError: ``i`` is not an int in ``range(NUM_ACTIONS)``.
+        InvalidActionError: ``i`` is not an int in ``range(NUM_ACTIONS)`` (code
+            ``action.bad_id``).
 
     >>> action_from_id(CONCEDE_ID)
     Concede()
     """
     if not _is_index(i, NUM_ACTIONS):
-        raise InvalidActionError(f"action id {i!r} is outside 0..{NUM_ACTIONS - 1}")
+        raise error(InvalidActionError, "action.bad_id", value=safe_repr(i),
+                    last=NUM_ACTIONS - 1)
     return ACTIONS[i]
 
 
@@ -179,13 +194,16 @@ def format_action(action: Action) -> str:
         return f"@{action.position + 1}"
     if isinstance(action, Concede):
         return "concede"
-    raise InvalidActionError(f"{action!r} is not a Krass Kariert action")
+    raise not_an_action(action)
 
 
 _PLAY_RE = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?((?:\s*x\s*=?\s*\d+)*)$")
 _RESERVE_RE = re.compile(r"^r\s*(\d+)(?:\s*@\s*(\d+))?$")
 _INSERT_RE = re.compile(r"^@\s*(\d+)$")
 CONCEDE_WORDS: Final = frozenset({"concede", "aufgeben", "give up", "c"})
+
+MAX_NOTATION: Final = 40
+"""The longest text read as a move (the longest real one, ``18-18 x 12 x 12``, is shorter)."""
 
 NOTATION_HELP: Final = "4 | 4-6 | 4-5x7 | r1@3 | @3 | concede"
 
@@ -204,15 +222,23 @@ def parse_notation(text: str) -> Action | PartialReserve:
     A play whose X value is not given parses with ``x_values=()``; the state decides
     whether that is ambiguous.
 
+    Raises:
+        InvalidActionError: the text is not a move (codes ``kk.notation_*``). Positions
+            past the end of a hand parse; the state refuses them with a reason.
+
     >>> parse_notation("4-5 X=7")
     Play(start=3, length=2, x_values=(7,))
     >>> parse_notation("r1@3")
     TakeReserve(reserve=0, position=2)
     """
-    raw = text
-    text = " ".join(text.strip().lower().split())
+    if not isinstance(text, str):
+        raise error(InvalidActionError, "kk.notation_unreadable", text=safe_repr(text))
+    raw = text.strip()
+    text = " ".join(raw.lower().split())
     if not text:
-        raise InvalidActionError(f"empty move; moves look like: {NOTATION_HELP}")
+        raise error(InvalidActionError, "kk.notation_empty")
+    if len(text) > MAX_NOTATION:  # no move is this long (and int() of 5000 digits raises)
+        raise error(InvalidActionError, "kk.notation_unreadable", text=raw)
     if text in CONCEDE_WORDS:
         return Concede()
     if m := _PLAY_RE.match(text):
@@ -220,27 +246,25 @@ def parse_notation(text: str) -> Action | PartialReserve:
         last = int(m.group(2)) if m.group(2) else first
         xs = tuple(int(v) for v in re.findall(r"\d+", m.group(3) or ""))
         if first < 1 or last < first or last - first > 2:
-            raise InvalidActionError(
-                f"{raw!r}: a combination is 1 to 3 neighbouring positions, e.g. 4 or 4-6"
-            )
+            raise error(InvalidActionError, "kk.notation_window", text=raw)
         if any(not 1 <= v <= 12 for v in xs):
-            raise InvalidActionError(f"{raw!r}: an X card is declared as a number from 1 to 12")
+            raise error(InvalidActionError, "kk.notation_x_value", text=raw)
         if len(xs) > 2:
-            raise InvalidActionError(f"{raw!r}: there are only two X cards")
+            raise error(InvalidActionError, "kk.notation_too_many_x", text=raw)
         return Play(first - 1, last - first + 1, tuple(sorted(xs)))
     if m := _RESERVE_RE.match(text):
         reserve = int(m.group(1))
         if reserve not in (1, 2):
-            raise InvalidActionError(f"{raw!r}: reserve cards are numbered 1 and 2")
+            raise error(InvalidActionError, "kk.notation_reserve", text=raw)
         if m.group(2) is None:
             return PartialReserve(reserve - 1)
         position = int(m.group(2))
         if position < 1:
-            raise InvalidActionError(f"{raw!r}: positions count from 1")
+            raise error(InvalidActionError, "kk.notation_position", text=raw)
         return TakeReserve(reserve - 1, position - 1)
     if m := _INSERT_RE.match(text):
         position = int(m.group(1))
         if position < 1:
-            raise InvalidActionError(f"{raw!r}: positions count from 1")
+            raise error(InvalidActionError, "kk.notation_position", text=raw)
         return InsertDrawn(position - 1)
-    raise InvalidActionError(f"cannot read {raw!r}; moves look like: {NOTATION_HELP}")
+    raise error(InvalidActionError, "kk.notation_unreadable", text=raw)

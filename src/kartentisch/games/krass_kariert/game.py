@@ -5,22 +5,33 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
+from kartentisch.core.documents import Document
 from kartentisch.core.errors import (
     AmbiguousActionError,
     GameOverError,
-    IllegalActionError,
     InvalidOptionsError,
 )
 from kartentisch.core.protocol import Game, GameSpec
+from kartentisch.core.reasons import Reasons
 from kartentisch.games.krass_kariert import actions as acts
 from kartentisch.games.krass_kariert import rollout, search
 from kartentisch.games.krass_kariert.cards import X, card_name
 from kartentisch.games.krass_kariert.observation import KKObservation
 from kartentisch.games.krass_kariert.observation import sample_world as _sample_world
-from kartentisch.games.krass_kariert.position import state_from_json
+from kartentisch.games.krass_kariert.position import (
+    ObservationDocument,
+    PositionDocument,
+    state_from_json,
+)
+from kartentisch.games.krass_kariert.reasons import REASONS, error, message
 from kartentisch.games.krass_kariert.state import KKState
+
+_ID_OF_SHARED: Final[dict[int, int]] = {id(action): i for i, action in enumerate(acts.ACTIONS)}
+"""Ids of the shared action objects by object identity (``ACTIONS`` keeps them alive, so no
+other object can have such an identity). Speed: applying an action taken from
+``legal_actions()`` costs one dict lookup on an int, with no dataclass hashing or checks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +65,11 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
     )
     options_type: ClassVar[type[Any]] = KKOptions
     options: KKOptions
+    reasons: ClassVar[Reasons] = REASONS
+    position_document: ClassVar[type[Document]] = PositionDocument
+    """The position document's type (``state.to_json()``), for the JSON Schema."""
+    observation_document: ClassVar[type[Document]] = ObservationDocument
+    """The observation document's type (``observation(seat).to_json()``)."""
     search_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = search.SEARCH_DEFAULTS
     """The search bots' default parameters for this game."""
 
@@ -69,10 +85,22 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
 
     def validate_options(self) -> None:
         if self.players != 5 and self.options.five_player_chips != 2:
-            raise InvalidOptionsError("option 'five_player_chips' only applies to 5 players")
+            raise error(InvalidOptionsError, "kk.five_player_chips")
 
-    def new_initial_state(self, seed: int) -> KKState:
+    def create_state(self, seed: int) -> KKState:
         return KKState(self, seed)
+
+    def checked_action_id(self, action: object) -> int:
+        """The id of ``action``; raises :class:`InvalidActionError` for anything that is not a
+        Krass Kariert action (code ``action.invalid``) or is a malformed one (``kk.bad_*``).
+
+        Speed: the shared action objects (what ``legal_actions`` hands out) are found by
+        identity; only other objects go through the field checks of :func:`actions.action_id`.
+        """
+        try:
+            return _ID_OF_SHARED[id(action)]
+        except KeyError:
+            return acts.action_id(action)
 
     def sample_world(self, observation: KKObservation, rng: random.Random) -> KKState:
         return _sample_world(self, observation, rng)
@@ -96,29 +124,34 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
         Raises:
             InvalidActionError: the text is not in the notation (see ``actions``).
             GameOverError: the game is over.
-            IllegalActionError: the move is not legal now; the message says why.
+            IllegalActionError: the move is not legal now; the code says why.
             AmbiguousActionError: a window holding an X card without a declared value that
-                can be played in several ways, or a reserve card without a target position;
-                ``choices`` lists the legal completions as (notation, action).
+                can be played in several ways (``kk.which_x``), or a reserve card without a
+                target position (``kk.which_position``); ``choices`` lists the legal
+                completions as (notation, action).
 
         >>> game = KrassKariert(3)
         >>> game.parse_action("1", game.new_initial_state(seed=1))
         Play(start=0, length=1, x_values=())
         """
         parsed = acts.parse_notation(text)
+        shown = text.strip()
         if state.is_terminal():
-            raise GameOverError(f"{text.strip()!r}: the game is over; no more moves")
+            raise error(GameOverError, "action.game_over")
         legal = state.legal_actions()
         if isinstance(parsed, acts.PartialReserve):
             choices: list[acts.Action] = [
                 a for a in legal if isinstance(a, acts.TakeReserve) and a.reserve == parsed.reserve
             ]
             if not choices:
-                raise IllegalActionError(state.explain_illegal(acts.TakeReserve(parsed.reserve, 0)))
+                raise state.why_illegal(acts.TakeReserve(parsed.reserve, 0))
+            params: dict[str, Any] = {"text": shown, "example": acts.format_action(choices[0]),
+                                      "last": len(choices)}
             raise AmbiguousActionError(
-                f"{text.strip()!r}: say where the card goes, e.g. {acts.format_action(choices[0])}"
-                f" (positions 1 to {len(choices)})",
+                message("kk.which_position", params),
                 [(acts.format_action(a), a) for a in choices],
+                code="kk.which_position",
+                params=params,
             )
         if isinstance(parsed, acts.Play) and not parsed.x_values:
             hand = state.hands[state.current_player]
@@ -132,19 +165,23 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
                     and a.length == parsed.length
                 ]
                 if len(options) > 1:
+                    params = {"text": shown, "cards": "-".join(card_name(c) for c in window),
+                              "example": acts.format_action(options[0])}
                     raise AmbiguousActionError(
-                        f"{text.strip()!r}: declare the X card's value ("
-                        f"{'-'.join(card_name(c) for c in window)}), e.g. "
-                        f"{acts.format_action(options[0])}",
+                        message("kk.which_x", params),
                         [(acts.format_action(a), a) for a in options],
+                        code="kk.which_x",
+                        params=params,
                     )
                 if options:
                     return options[0]
         if parsed not in legal:
-            raise IllegalActionError(state.explain_illegal(parsed))
+            raise state.why_illegal(parsed)
         return parsed
 
     def state_from_json(self, document: Mapping[str, Any]) -> KKState:
+        """Read a position document (see :mod:`.position`); raises
+        :class:`~kartentisch.core.errors.InvalidPositionError`."""
         return state_from_json(self, document)
 
     # ------------------------------------------------------------ search hooks

@@ -245,6 +245,7 @@ class HeuristicBot:
             card = obs.pending if obs.pending is not None else 0
             return self._costs(hand).inserted(action.position, card) if card else 0.0
         if isinstance(action, TakeReserve):
+            assert obs.seat is not None  # a bot acts for a seat, never as a spectator
             reserves = obs.reserves[obs.seat]
             card = reserves[action.reserve]
             use = self.reserve_use[min(len(reserves), 2) - 1]

@@ -1,9 +1,10 @@
-"""What one seat may know in Krass Kariert, and worlds consistent with it.
+"""What one seat (or a spectator) may know in Krass Kariert, and worlds consistent with it.
 
 Public: reserves, every played card (with declared X values), hand sizes, which hand
 positions hold a card that was public when it went in (a reserve card) and its value, the
 draw pile's size, chips, the round so far. Private: one's own hand and the card one has just
-drawn. Hidden from all: the draw pile's order and everything else in other hands.
+drawn. Hidden from all: the draw pile's order and everything else in other hands. A
+spectator (seat ``None``) sees exactly the public part: no hand, no drawn card.
 """
 
 from __future__ import annotations
@@ -13,16 +14,19 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from kartentisch.core.errors import InvalidPositionError
+from kartentisch.core.documents import impossible
+from kartentisch.core.protocol import OBSERVATION_FORMAT
 from kartentisch.games.krass_kariert.cards import DECK_COUNTS, card_name
-from kartentisch.games.krass_kariert.state import Act, KKState
+from kartentisch.games.krass_kariert.events import Act
+from kartentisch.games.krass_kariert.state import KKState
 
 
 @dataclass(frozen=True, slots=True)
 class KKObservation:
-    """One seat's view of a Krass Kariert game. Cards are ints (see ``cards``)."""
+    """One seat's view of a Krass Kariert game (``seat`` None: a spectator's). Cards are
+    ints (see ``cards``)."""
 
-    seat: int
+    seat: int | None
     players: int
     current_player: int
     phase: str
@@ -30,7 +34,7 @@ class KKObservation:
     rounds: int
     chips: tuple[int, ...]
     hand: tuple[int, ...]
-    """The viewer's own hand, in order."""
+    """The viewer's own hand, in order (empty for a spectator)."""
     public_hands: tuple[tuple[int | None, ...], ...]
     """Every hand as the table sees it: a card where it went in face up, else None."""
     reserves: tuple[tuple[int, ...], ...]
@@ -48,7 +52,8 @@ class KKObservation:
     round_winner: int
     draws_left: int
     pending: int | None
-    """The card the viewer just drew and must insert (None for everyone else)."""
+    """The card the viewer just drew and must insert (None for everyone else and for a
+    spectator)."""
     losers: tuple[int, ...]
 
     @property
@@ -57,12 +62,14 @@ class KKObservation:
         return tuple(len(h) for h in self.public_hands)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dictionary with card names."""
+        """A JSON-ready dictionary with card names (described by
+        :class:`position.ObservationDocument`)."""
 
         def names(cards: tuple[int, ...]) -> list[str]:
             return [card_name(c) for c in cards]
 
         return {
+            "format": OBSERVATION_FORMAT,
             "game": "krass-kariert",
             "seat": self.seat,
             "players": self.players,
@@ -103,10 +110,14 @@ class KKObservation:
         }
 
 
-def observe(state: KKState, seat: int) -> KKObservation:
-    """The observation of ``seat``."""
-    if not 0 <= seat < state.game.players:
-        raise ValueError(f"seat {seat} does not exist; seats are 0..{state.game.players - 1}")
+def observe(state: KKState, seat: int | None) -> KKObservation:
+    """The observation of ``seat`` (``None``: a spectator's).
+
+    Raises:
+        InvalidSeatError: ``seat`` is neither ``None`` nor a seat of the game.
+    """
+    if seat is not None:
+        state.game.check_seat(seat)
     public = tuple(
         tuple(c if k else None for c, k in zip(h, kn, strict=True))
         for h, kn in zip(state.hands, state.known, strict=True)
@@ -119,7 +130,7 @@ def observe(state: KKState, seat: int) -> KKObservation:
         deal=state.deal,
         rounds=state.rounds,
         chips=tuple(state.chips),
-        hand=tuple(state.hands[seat]),
+        hand=() if seat is None else tuple(state.hands[seat]),
         public_hands=public,
         reserves=tuple(tuple(r) for r in state.reserves),
         draw_size=len(state.draw_pile),
@@ -134,7 +145,7 @@ def observe(state: KKState, seat: int) -> KKObservation:
         nachzieh_played=state.nachzieh_played,
         round_winner=state.round_winner,
         draws_left=state.draws_left,
-        pending=state.pending if state.round_winner == seat else None,
+        pending=state.pending if seat is not None and state.round_winner == seat else None,
         losers=tuple(state.losers),
     )
 
@@ -153,9 +164,9 @@ def unseen_cards(obs: KKObservation) -> list[int]:
     missing = DECK_COUNTS - seen
     over = seen - DECK_COUNTS
     if over:
-        raise InvalidPositionError(
-            f"observation shows more copies of {card_name(min(over))} than the deck has"
-        )
+        card = card_name(min(over))
+        raise impossible(f"the observation shows more copies of {card} than the deck has",
+                         card=card)
     return sorted(missing.elements())
 
 
@@ -174,11 +185,13 @@ def sample_world(game: Any, obs: KKObservation, rng: random.Random) -> KKState:
     pending_hidden = obs.phase == "draw" and obs.pending is None
     slots += 1 if pending_hidden else 0
     if slots != len(unseen):
-        raise InvalidPositionError(
-            f"observation is inconsistent: {len(unseen)} unseen cards for {slots} hidden places"
-        )
+        raise impossible(
+            f"the observation has {len(unseen)} unseen cards for {slots} hidden places",
+            unseen=len(unseen), places=slots)
     rng.shuffle(unseen)
-    state = KKState(game, rng.getrandbits(63), deal_now=False)
+    # 53 random bits: a valid seed (core.rng.SEED_MAX), drawn as two 32-bit words like the
+    # 63 bits drawn before, so the generator's later choices stay the same.
+    state = KKState(game, rng.getrandbits(53), deal_now=False)
     state.chips = list(obs.chips)
     state.deal = obs.deal
     state.rounds = obs.rounds

@@ -1,19 +1,31 @@
 """Krass Kariert positions as JSON documents (the format is described in ``docs/positions.md``).
 
 Writing is exact: reading back what was written gives a state with the same document and
-the same future. Reading validates everything a document can get wrong and names the first
-problem found, so a hand-written position either loads as a reachable-looking state or fails
-with :class:`~kartentisch.core.errors.InvalidPositionError`.
+the same future. Reading is two steps, as for every game: the document's *shape* is checked
+against :class:`PositionDocument` (a strict ``msgspec`` type: no unknown fields, no ``true``
+for a number, no 2.9 for a whole number, canonical card names, bounds on every number),
+then its *meaning*: the 54 cards conserved, a round that could have been played, a player
+to move who can move. The first problem found is named in an
+:class:`~kartentisch.core.errors.InvalidPositionError` (code ``document.invalid`` for the
+shape, ``position.invalid`` for the meaning, ``position.wrong_format`` /
+``position.wrong_game`` for a document of another kind).
+
+:class:`ObservationDocument` describes what ``observation(seat).to_json()`` writes; both
+types generate the JSON Schemas in ``docs/schemas``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeGuard
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
-from kartentisch.core.errors import InvalidOptionsError, InvalidPositionError
+import msgspec
+
+from kartentisch.core.documents import Document, impossible, read_document
+from kartentisch.core.errors import InvalidOptionsError, InvalidPositionError, safe_repr
 from kartentisch.core.protocol import TERMINAL
+from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.krass_kariert.actions import MAX_HAND
 from kartentisch.games.krass_kariert.cards import (
     DECK,
@@ -25,7 +37,8 @@ from kartentisch.games.krass_kariert.cards import (
     card_name,
     parse_card,
 )
-from kartentisch.games.krass_kariert.state import DRAW, OVER, PLAY, Act, KKState
+from kartentisch.games.krass_kariert.events import Act
+from kartentisch.games.krass_kariert.state import DRAW, OVER, KKState
 
 if TYPE_CHECKING:
     from kartentisch.games.krass_kariert.game import KrassKariert
@@ -33,39 +46,152 @@ if TYPE_CHECKING:
 POSITION_FORMAT: Final = "kartentisch-position/1"
 """The value of the document's ``format`` field."""
 
-TOP_LEVEL_KEYS: Final = frozenset(
-    {
-        "format",
-        "game",
-        "players",
-        "options",
-        "seed",
-        "deal",
-        "rounds",
-        "phase",
-        "to_move",
-        "chips",
-        "hands",
-        "reserves",
-        "draw_pile",
-        "ablagestapel",
-        "in_deal",
-        "round",
-        "drawing",
-        "losers",
-    }
-)
-"""Every field a position document may have (all are written; ``options``, ``drawing`` and
-``losers`` may be left out when reading)."""
+GAME_NAME: Final = "krass-kariert"
 
 ACT_KINDS: Final = ("combination", "stopp", "nachzieh", "reserve")
 
+# ----------------------------------------------------------------------------- the shapes
+Card = Annotated[
+    str,
+    msgspec.Meta(pattern="^([1-9]|1[0-2]|X|N|S)$",
+                 description="a card: 1 to 12, X (joker), N (Nachzieh) or S (Stopp)"),
+]
+Cards = Annotated[list[Card], msgspec.Meta(max_length=len(DECK))]
+SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=4)]
+Seats = Annotated[list[SeatNumber], msgspec.Meta(max_length=5)]
+PerSeat = msgspec.Meta(min_length=3, max_length=5)
+"""One entry per player (3 to 5); the exact count is checked against ``players``."""
+Count = Annotated[int, msgspec.Meta(ge=0, le=10**9)]
+"""Deals and rounds: bounded far above any real game, so absurd numbers are refused."""
+Chips = Annotated[int, msgspec.Meta(ge=0, le=3)]
+XValue = Annotated[int, msgspec.Meta(ge=1, le=12)]
+XValues = Annotated[list[XValue], msgspec.Meta(max_length=2)]
+Phase = Literal["play", "draw", "over"]
+ActKind = Literal["combination", "stopp", "nachzieh", "reserve"]
 
+
+class OptionsDocument(Document, frozen=True):
+    """The rules options (``KrassKariert.options``); missing ones take their defaults."""
+
+    five_player_chips: Literal[2, 3] = 2
+    x_with_x: bool = False
+    voluntary_concession: bool = True
+    next_leader_fallback: Literal["next_highest", "right_neighbour"] = "next_highest"
+
+
+class HandCardDocument(Document, frozen=True):
+    """One card of a hand: its 1-based position, the card, and whether it went in face up."""
+
+    position: Annotated[int, msgspec.Meta(ge=1, le=MAX_HAND)]
+    card: Card
+    public: bool = False
+
+
+class ActDocument(Document, frozen=True):
+    """One act of the current round."""
+
+    seat: SeatNumber
+    kind: ActKind
+    cards: Annotated[list[Card], msgspec.Meta(min_length=1, max_length=3)]
+    position: Annotated[int, msgspec.Meta(ge=1, le=MAX_HAND + 1)]
+    """1-based: the first position played from, or where the reserve card went."""
+    x_values: XValues = msgspec.field(default_factory=list)
+
+
+class RoundDocument(Document, frozen=True):
+    """The current round: who leads, who acts in which order, and the acts so far."""
+
+    leader: SeatNumber
+    order: Seats
+    acts_done: Annotated[int, msgspec.Meta(ge=0, le=5)]
+    acts: Annotated[list[ActDocument], msgspec.Meta(max_length=5)]
+
+
+class DrawingDocument(Document, frozen=True):
+    """Phase ``draw``: the round's winner, the card drawn and the cards left to insert."""
+
+    winner: SeatNumber
+    card: Card
+    left: Annotated[int, msgspec.Meta(ge=1, le=6)]
+
+
+class PositionDocument(Document, frozen=True):
+    """A whole Krass Kariert position (``state.to_json()``)."""
+
+    format: Literal["kartentisch-position/1"]
+    game: Literal["krass-kariert"]
+    players: Annotated[int, msgspec.Meta(ge=3, le=5)]
+    seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
+    deal: Count
+    rounds: Count
+    phase: Phase
+    to_move: Annotated[int, msgspec.Meta(ge=TERMINAL, le=4,
+                                         description="the seat to act; -2 when over")]
+    chips: Annotated[list[Chips], PerSeat]
+    hands: Annotated[list[Annotated[list[HandCardDocument], msgspec.Meta(max_length=MAX_HAND)]],
+                     PerSeat]
+    reserves: Annotated[list[Annotated[list[Card], msgspec.Meta(max_length=2)]], PerSeat]
+    draw_pile: Cards
+    """Top card first."""
+    ablagestapel: Cards
+    in_deal: Annotated[list[bool], PerSeat]
+    round: RoundDocument
+    options: OptionsDocument = msgspec.field(default_factory=OptionsDocument)
+    drawing: DrawingDocument | None = None
+    losers: Seats = msgspec.field(default_factory=list)
+
+
+class ObservedActDocument(Document, frozen=True):
+    """One act of the current round as an observation shows it (positions from 0)."""
+
+    seat: SeatNumber
+    kind: ActKind
+    cards: Annotated[list[Card], msgspec.Meta(min_length=1, max_length=3)]
+    x_values: XValues
+    strength: Annotated[int, msgspec.Meta(ge=NO_COMBINATION, le=5 * 16 - 1)]
+    position: Annotated[int, msgspec.Meta(ge=0, le=MAX_HAND)]
+
+
+class ObservationDocument(Document, frozen=True):
+    """What one seat (or a spectator: ``seat`` null, ``hand`` empty, ``pending`` null) may
+    know: ``state.observation(seat).to_json()``."""
+
+    format: Literal["kartentisch-observation/1"]
+    game: Literal["krass-kariert"]
+    seat: SeatNumber | None
+    players: Annotated[int, msgspec.Meta(ge=3, le=5)]
+    current_player: Annotated[int, msgspec.Meta(ge=TERMINAL, le=4,
+                                                description="the seat to act; -2 when over")]
+    phase: Phase
+    deal: Count
+    rounds: Count
+    chips: Annotated[list[Chips], PerSeat]
+    hand: Annotated[list[Card], msgspec.Meta(max_length=MAX_HAND)]
+    public_hands: Annotated[
+        list[Annotated[list[Card | None], msgspec.Meta(max_length=MAX_HAND)]], PerSeat]
+    reserves: Annotated[list[Annotated[list[Card], msgspec.Meta(max_length=2)]], PerSeat]
+    draw_size: Annotated[int, msgspec.Meta(ge=0, le=len(DECK))]
+    discard: Cards
+    in_deal: Annotated[list[bool], PerSeat]
+    participants: Seats
+    act_index: Annotated[int, msgspec.Meta(ge=0, le=5)]
+    leader: SeatNumber
+    round: Annotated[list[ObservedActDocument], msgspec.Meta(max_length=5)]
+    best: Annotated[int, msgspec.Meta(ge=NO_COMBINATION, le=5 * 16 - 1)]
+    best_seat: Annotated[int, msgspec.Meta(ge=-1, le=4)]
+    nachzieh_played: Annotated[int, msgspec.Meta(ge=0, le=2)]
+    round_winner: Annotated[int, msgspec.Meta(ge=-1, le=4)]
+    draws_left: Annotated[int, msgspec.Meta(ge=0, le=6)]
+    pending: Card | None
+    losers: Seats
+
+
+# ----------------------------------------------------------------------------- writing
 def state_to_json(state: KKState) -> dict[str, Any]:
     """The position document of ``state`` (card names, positions counted from 1)."""
     return {
         "format": POSITION_FORMAT,
-        "game": "krass-kariert",
+        "game": GAME_NAME,
         "players": state.game.players,
         "options": state.game.options_json(),
         "seed": state.seed,
@@ -115,217 +241,172 @@ def _names(cards: Iterable[int]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
-def _fail(message: str) -> InvalidPositionError:
-    return InvalidPositionError(message)
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _int(doc: Mapping[str, Any], key: str, lo: int, hi: int, where: str = "") -> int:
-    value = doc.get(key)
-    if not _is_int(value) or not lo <= value <= hi:
-        raise _fail(f"{where}{key!r} must be a whole number from {lo} to {hi}, not {value!r}")
-    return int(value)
-
-
-def _card(value: Any, where: str) -> int:
-    if not isinstance(value, str):
-        raise _fail(f"{where} must be a card name, not {value!r}")
-    try:
-        return parse_card(value)
-    except ValueError as exc:
-        raise _fail(f"{where}: {exc}") from None
-
-
-def _cards(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise _fail(f"{where} must be a list of card names")
-    return [_card(name, f"{where}[{i}]") for i, name in enumerate(value)]
-
-
-def _seats(value: Any, n: int, where: str) -> list[int]:
-    if not isinstance(value, list) or not all(_is_int(s) and 0 <= s < n for s in value):
-        raise _fail(f"{where} must be a list of seats 0..{n - 1}")
-    if len(set(value)) != len(value):
-        raise _fail(f"{where} names a seat twice")
-    return list(value)
+# ----------------------------------------------------------------------------- reading
+def _cards(names: Iterable[str]) -> list[int]:
+    return [parse_card(n) for n in names]  # the pattern above admits only real card names
 
 
 def _initial_draw_pile(players: int, hand_size: int) -> int:
     return len(DECK) - players * (hand_size + 2)
 
 
-def state_from_json(game: KrassKariert, doc: Mapping[str, Any]) -> KKState:
+def _check_kind(data: object) -> None:
+    """A document of another format or game gets the error that says so."""
+    if not isinstance(data, Mapping):
+        return  # the shape check says what is wrong
+    found = data.get("format", POSITION_FORMAT)
+    if found != POSITION_FORMAT:
+        raise InvalidPositionError(
+            f"unknown position format {safe_repr(found)}; expected {POSITION_FORMAT}",
+            code="position.wrong_format",
+            params={"found": safe_repr(found), "expected": POSITION_FORMAT},
+        )
+    found = data.get("game", GAME_NAME)
+    if found != GAME_NAME:
+        raise InvalidPositionError(
+            f"this is a position of {safe_repr(found)}, not of {GAME_NAME}",
+            code="position.wrong_game",
+            params={"found": safe_repr(found), "expected": GAME_NAME},
+        )
+
+
+def state_from_json(game: KrassKariert, data: object) -> KKState:
     """Read a position document; raises ``InvalidPositionError`` naming the first problem.
 
     The document's ``players`` and ``options`` decide the game: when they equal ``game``'s,
     the state belongs to ``game``, otherwise to a new game with the document's settings.
     """
-    if not isinstance(doc, Mapping):
-        raise _fail("a position must be a JSON object")
-    unknown = sorted(set(doc) - TOP_LEVEL_KEYS)
-    if unknown:
-        raise _fail(f"unknown field {unknown[0]!r}; fields are {', '.join(sorted(TOP_LEVEL_KEYS))}")
-    if doc.get("format") != POSITION_FORMAT:
-        raise _fail(f"'format' must be {POSITION_FORMAT!r}, not {doc.get('format')!r}")
-    if doc.get("game") != "krass-kariert":
-        raise _fail(f"'game' must be 'krass-kariert', not {doc.get('game')!r}")
-    n = _int(doc, "players", 3, 5)
-    options = doc.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise _fail("'options' must be an object")
+    _check_kind(data)
+    doc = read_document(data, PositionDocument, what="Krass Kariert position")
+    n = doc.players
     from kartentisch.games.krass_kariert.game import KrassKariert
 
     try:
-        own = KrassKariert(n, options)
+        own = KrassKariert(n, msgspec.structs.asdict(doc.options))
     except InvalidOptionsError as exc:
-        raise _fail(f"options: {exc}") from None
+        raise impossible(f"options: {exc}", cause=exc.code) from None
     if own.players == game.players and own.options == game.options:
         own = game
-    seed = doc.get("seed")
-    if not _is_int(seed):
-        raise _fail(f"'seed' must be a whole number, not {seed!r}")
-    state = KKState(own, int(seed), deal_now=False)
-    _read_body(state, doc, n)
+    state = KKState(own, doc.seed, deal_now=False)
+    _read_body(state, doc)
     return state
 
 
-def _read_body(state: KKState, doc: Mapping[str, Any], n: int) -> None:
+def _read_body(state: KKState, doc: PositionDocument) -> None:
     game = state.game
-    state.deal = _int(doc, "deal", 0, 10**9)
-    state.rounds = _int(doc, "rounds", 0, 10**9)
-    phase = doc.get("phase")
-    if phase not in (PLAY, DRAW, OVER):
-        raise _fail(f"'phase' must be 'play', 'draw' or 'over', not {phase!r}")
-    state.phase = phase
+    n = game.players
+    state.deal = doc.deal
+    state.rounds = doc.rounds
+    state.phase = doc.phase
 
-    def per_seat(key: str) -> list[Any]:
-        value = doc.get(key)
-        if not isinstance(value, list) or len(value) != n:
-            raise _fail(f"{key!r} must be a list with one entry per player ({n})")
-        return value
-
-    for s, c in enumerate(per_seat("chips")):
-        if not _is_int(c) or not 0 <= c <= game.starting_chips:
-            raise _fail(
+    for name in ("chips", "hands", "reserves", "in_deal"):
+        if len(getattr(doc, name)) != n:
+            raise impossible(f"{name!r} must be a list with one entry per player ({n})",
+                             field=name, count=n)
+    for s, c in enumerate(doc.chips):
+        if c > game.starting_chips:
+            raise impossible(
                 f"chips of seat {s} must be a whole number from 0 to {game.starting_chips},"
-                f" not {c!r}"
-            )
-        state.chips[s] = int(c)
+                f" not {c}", seat=s, chips=c)
+    state.chips = list(doc.chips)
     state.hands, state.known = [], []
-    for s, hand in enumerate(per_seat("hands")):
-        if not isinstance(hand, list):
-            raise _fail(f"hand of seat {s} must be a list")
-        cards: list[int] = []
-        known: list[bool] = []
+    for s, hand in enumerate(doc.hands):
         for i, entry in enumerate(hand):
-            where = f"hand of seat {s}, position {i + 1}"
-            if not isinstance(entry, Mapping) or set(entry) - {"position", "card", "public"}:
-                raise _fail(f"{where} must be an object with position, card and public")
-            if entry.get("position") != i + 1:
-                raise _fail(
-                    f"hand of seat {s} has a position gap: entry {i + 1} says position "
-                    f"{entry.get('position')!r}"
-                )
-            cards.append(_card(entry.get("card"), where))
-            public = entry.get("public", False)
-            if not isinstance(public, bool):
-                raise _fail(f"{where}: 'public' must be true or false")
-            known.append(public)
-        state.hands.append(cards)
-        state.known.append(known)
-    state.reserves = []
-    for s, r in enumerate(per_seat("reserves")):
-        reserve = _cards(r, f"reserves of seat {s}")
-        if len(reserve) > 2:
-            raise _fail(f"reserves of seat {s}: at most 2 reserve cards")
-        state.reserves.append(reserve)
-    state.draw_pile = list(reversed(_cards(doc.get("draw_pile"), "'draw_pile'")))
-    state.discard = _cards(doc.get("ablagestapel"), "'ablagestapel'")
-    in_deal = per_seat("in_deal")
-    if not all(isinstance(v, bool) for v in in_deal):
-        raise _fail("'in_deal' must hold true or false per player")
-    state.in_deal = list(in_deal)
-    state.losers = _seats(doc.get("losers", []), n, "'losers'")
+            if entry.position != i + 1:
+                raise impossible(
+                    f"hand of seat {s} has a position gap: entry {i + 1} says position"
+                    f" {entry.position}", seat=s, entry=i + 1, position=entry.position)
+        state.hands.append(_cards(e.card for e in hand))
+        state.known.append([e.public for e in hand])
+    state.reserves = [_cards(r) for r in doc.reserves]
+    state.draw_pile = list(reversed(_cards(doc.draw_pile)))
+    state.discard = _cards(doc.ablagestapel)
+    state.in_deal = list(doc.in_deal)
+    for s in doc.losers:
+        if s >= n:
+            raise impossible(f"'losers' names seat {s}, but seats are 0 to {n - 1}", seat=s)
+    if len(set(doc.losers)) != len(doc.losers):
+        raise impossible("'losers' names a seat twice")
+    state.losers = list(doc.losers)
 
-    drawing = doc.get("drawing")
-    if phase == DRAW:
-        if not isinstance(drawing, Mapping):
-            raise _fail("phase 'draw' needs a 'drawing' object (winner, card, left)")
-        state.round_winner = _int(drawing, "winner", 0, n - 1, "drawing ")
-        state.pending = _card(drawing.get("card"), "drawing 'card'")
-        state.draws_left = _int(drawing, "left", 1, 6, "drawing ")
+    drawing = doc.drawing
+    if doc.phase == DRAW:
+        if drawing is None:
+            raise impossible("phase 'draw' needs a 'drawing' object (winner, card, left)")
+        if drawing.winner >= n:
+            raise impossible(f"drawing 'winner' {drawing.winner} is not a seat",
+                             seat=drawing.winner)
+        state.round_winner = drawing.winner
+        state.pending = parse_card(drawing.card)
+        state.draws_left = drawing.left
     elif drawing is not None:
-        raise _fail("'drawing' must be null unless the phase is 'draw'")
+        raise impossible("'drawing' must be null unless the phase is 'draw'")
 
-    _read_round(state, doc.get("round"), n)
+    _read_round(state, doc.round)
     _check_cards(state)
-    _check_turn(state, doc.get("to_move"))
+    _check_turn(state, doc.to_move)
 
 
-def _read_round(state: KKState, rnd: Any, n: int) -> None:
-    if not isinstance(rnd, Mapping):
-        raise _fail("'round' must be an object (leader, order, acts_done, acts)")
-    state.leader = _int(rnd, "leader", 0, n - 1, "round ")
-    order = _seats(rnd.get("order"), n, "round 'order'")
+def _read_round(state: KKState, rnd: RoundDocument) -> None:
+    n = state.game.players
+    if rnd.leader >= n:
+        raise impossible(f"round 'leader' {rnd.leader} is not a seat", seat=rnd.leader)
+    state.leader = rnd.leader
+    order = list(rnd.order)
+    if any(s >= n for s in order) or len(set(order)) != len(order):
+        raise impossible(f"round 'order' must name seats 0 to {n - 1}, each once")
     state.participants = order
-    state.act_index = _int(rnd, "acts_done", 0, len(order), "round ")
+    if rnd.acts_done > len(order):
+        raise impossible(f"round 'acts_done' {rnd.acts_done} exceeds the {len(order)} players"
+                         " of the round", acts_done=rnd.acts_done)
+    state.act_index = rnd.acts_done
     if state.phase != OVER:
         expected = [s for s in ((state.leader + i) % n for i in range(n)) if state.in_deal[s]]
         if order != expected:
-            raise _fail(
+            raise impossible(
                 f"round 'order' must be the players in the deal clockwise from the leader"
-                f" {state.leader}: {expected}, not {order}"
-            )
-    acts = rnd.get("acts")
-    if not isinstance(acts, list) or len(acts) != state.act_index:
-        raise _fail("round 'acts' must list exactly 'acts_done' acts")
+                f" {state.leader}: {expected}, not {order}", expected=expected, found=order)
+    if len(rnd.acts) != state.act_index:
+        raise impossible("round 'acts' must list exactly 'acts_done' acts")
     windows = WINDOW_TABLES[state.game.options.x_with_x]
-    for i, a in enumerate(acts):
+    for i, a in enumerate(rnd.acts):
         where = f"round act {i + 1}"
-        if not isinstance(a, Mapping) or a.get("kind") not in ACT_KINDS:
-            raise _fail(f"{where} must be an object with kind {', '.join(ACT_KINDS)}")
         if i and state.round_acts[-1].kind == "stopp":
-            raise _fail(f"{where} comes after a Stopp, which ends the round")
-        seat = _int(a, "seat", 0, n - 1, f"{where} ")
-        if seat != order[i]:
-            raise _fail(f"{where} is by seat {seat}, but seat {order[i]} acts then")
-        cards = tuple(_cards(a.get("cards"), f"{where} cards"))
-        xs = a.get("x_values", [])
-        if not isinstance(xs, list) or not all(_is_int(v) for v in xs):
-            raise _fail(f"{where}: 'x_values' must be a list of numbers")
-        declared = tuple(xs)
+            raise impossible(f"{where} comes after a Stopp, which ends the round", act=i + 1)
+        if a.seat != order[i]:
+            raise impossible(f"{where} is by seat {a.seat}, but seat {order[i]} acts then",
+                             act=i + 1, seat=a.seat, expected=order[i])
+        cards = tuple(_cards(a.cards))
+        declared = tuple(a.x_values)
         value = NO_COMBINATION
-        kind = a["kind"]
+        kind = a.kind
         if kind == "combination":
             options = windows.get(cards, {})
             if declared not in options:
-                raise _fail(
-                    f"{where}: {'-'.join(_names(cards))} declared {list(declared)} "
-                    "is not a combination"
-                )
+                raise impossible(
+                    f"{where}: {'-'.join(a.cards)} declared {list(declared)} is not a"
+                    " combination", act=i + 1, cards="-".join(a.cards), x_values=list(declared))
             value = options[declared]
             if value <= state.best:
-                raise _fail(f"{where} does not beat the combination before it")
-            state.best, state.best_seat = value, seat
+                raise impossible(f"{where} does not beat the combination before it", act=i + 1)
+            state.best, state.best_seat = value, a.seat
         else:
             expected_card = {"nachzieh": (NACHZIEH,), "stopp": (STOPP,)}.get(kind)
             if expected_card is not None and cards != expected_card:
-                raise _fail(f"{where}: a {kind} act plays the card {_names(expected_card)[0]}")
+                raise impossible(
+                    f"{where}: a {kind} act plays the card {_names(expected_card)[0]}",
+                    act=i + 1)
             if kind == "reserve" and len(cards) != 1:
-                raise _fail(f"{where}: a reserve act takes exactly one card")
+                raise impossible(f"{where}: a reserve act takes exactly one card", act=i + 1)
             if kind == "reserve" and i == 0:
-                raise _fail(f"{where}: the leader cannot take a reserve card")
+                raise impossible(f"{where}: the leader cannot take a reserve card", act=i + 1)
             if declared:
-                raise _fail(f"{where}: only a combination declares X values")
+                raise impossible(f"{where}: only a combination declares X values", act=i + 1)
             if kind == "nachzieh":
                 state.nachzieh_played += 1
-        position = _int(a, "position", 1, MAX_HAND + 1, f"{where} ") - 1
-        state.round_acts.append(Act(seat, kind, cards, declared, value, position))
-    if order and acts and state.round_acts[0].seat != state.leader:
-        raise _fail("the round's first act must be the leader's")
+        state.round_acts.append(Act(a.seat, kind, cards, declared, value, a.position - 1))
+    if order and rnd.acts and state.round_acts[0].seat != state.leader:
+        raise impossible("the round's first act must be the leader's")
 
 
 def _check_cards(state: KKState) -> None:
@@ -338,15 +419,16 @@ def _check_cards(state: KKState) -> None:
         total[state.pending] += 1
     count = total.total()
     if count != len(DECK):
-        raise _fail(f"the position holds {count} cards; the game has {len(DECK)}")
+        raise impossible(f"the position holds {count} cards; the game has {len(DECK)}",
+                         count=count)
     if total != DECK_COUNTS:
         card = min((total - DECK_COUNTS).keys())
-        raise _fail(
-            f"card {card_name(card)} appears {total[card]} times; the deck has {DECK_COUNTS[card]}"
-        )
+        raise impossible(
+            f"card {card_name(card)} appears {total[card]} times; the deck has"
+            f" {DECK_COUNTS[card]}", card=card_name(card), count=total[card])
     played = [c for a in state.round_acts if a.kind != "reserve" for c in a.cards]
     if played and state.discard[len(state.discard) - len(played) :] != played:
-        raise _fail("the 'ablagestapel' must end with the cards played in the current round")
+        raise impossible("the 'ablagestapel' must end with the cards played in the current round")
     # Every Nachzieh resolved earlier in the deal drew 3 cards; the current round's are
     # drawn after it, so the draw pile's size is fixed by the cards played.
     game = state.game
@@ -355,67 +437,79 @@ def _check_cards(state: KKState) -> None:
     if state.phase == DRAW:
         drawn += 3 * state.nachzieh_played - state.draws_left + 1
         if not 1 <= state.draws_left <= 3 * state.nachzieh_played:
-            raise _fail(
+            raise impossible(
                 f"drawing 'left' must be 1 to {3 * state.nachzieh_played} after "
-                f"{state.nachzieh_played} Nachzieh card(s) in the round"
-            )
+                f"{state.nachzieh_played} Nachzieh card(s) in the round",
+                left=state.draws_left, nachzieh=state.nachzieh_played)
     expected = _initial_draw_pile(game.players, game.hand_size) - drawn
     if state.phase != OVER and len(state.draw_pile) != expected:
-        raise _fail(
+        raise impossible(
             f"the draw pile must hold {expected} cards after {drawn} were drawn this deal,"
-            f" not {len(state.draw_pile)}"
-        )
+            f" not {len(state.draw_pile)}", expected=expected, count=len(state.draw_pile))
     for s, hand in enumerate(state.hands):
         if not state.in_deal[s] and hand:
-            raise _fail(f"seat {s} is out of the deal but holds cards")
+            raise impossible(f"seat {s} is out of the deal but holds cards", seat=s)
         if state.phase == OVER:
             continue
         further = len(state.draw_pile) - (len(DECK) - game.players * (game.hand_size + 2) - 6)
         most = len(hand) + len(state.reserves[s]) + max(further, 0)
         if most + (1 if state.phase == DRAW and s == state.round_winner else 0) > MAX_HAND:
-            raise _fail(f"the hand of seat {s} could grow past {MAX_HAND} cards")
+            raise impossible(f"the hand of seat {s} could grow past {MAX_HAND} cards", seat=s)
 
 
-def _check_turn(state: KKState, to_move: Any) -> None:
+def _check_turn(state: KKState, to_move: int) -> None:
     order = state.participants
     if state.phase == OVER:
         if not state.losers:
-            raise _fail("a finished game ('over') needs at least one loser")
+            raise impossible("a finished game ('over') needs at least one loser")
         if any(state.chips[s] for s in state.losers):
-            raise _fail("a player who lost the game has no chips left")
+            raise impossible("a player who lost the game has no chips left")
         if to_move != TERMINAL:
-            raise _fail(f"'to_move' of a finished game is {TERMINAL}, not {to_move!r}")
+            raise impossible(f"'to_move' of a finished game is {TERMINAL}, not {to_move}")
         state._current = 0
         return
     if state.losers:
-        raise _fail("'losers' must be empty until the game is over")
-    if not _is_int(to_move):
-        raise _fail(f"'to_move' must be a seat, not {to_move!r}")
+        raise impossible("'losers' must be empty until the game is over")
+    if not 0 <= to_move < state.game.players:
+        raise impossible(f"'to_move' must be a seat, not {to_move}", to_move=to_move)
     if len(order) < 2:
-        raise _fail("a round needs at least two players in the deal")
+        raise impossible("a round needs at least two players in the deal")
     if state.phase == DRAW:
         winner = state.round_winner
         if to_move != winner:
-            raise _fail("while drawing, 'to_move' must be the round's winner")
+            raise impossible("while drawing, 'to_move' must be the round's winner")
         if not state.nachzieh_played:
-            raise _fail("phase 'draw' needs a Nachzieh card played in the round")
+            raise impossible("phase 'draw' needs a Nachzieh card played in the round")
         acts = state.round_acts
         stopped = bool(acts) and acts[-1].kind == "stopp"
         if not stopped and state.act_index != len(order):
-            raise _fail("phase 'draw' comes after every player of the round has acted")
+            raise impossible("phase 'draw' comes after every player of the round has acted")
         expected = (
             acts[-1].seat if stopped else state.best_seat if state.best_seat >= 0 else state.leader
         )
         if winner != expected:
-            raise _fail(f"the round's winner is seat {expected}, not {winner}")
+            raise impossible(f"the round's winner is seat {expected}, not {winner}",
+                             expected=expected, found=winner)
     else:
         if state.act_index >= len(order):
-            raise _fail("every player of the round has acted; the round should be over")
+            raise impossible("every player of the round has acted; the round should be over")
         if to_move != order[state.act_index]:
-            raise _fail(
-                f"'to_move' must be seat {order[state.act_index]}, the next in the round's order"
-            )
+            raise impossible(
+                f"'to_move' must be seat {order[state.act_index]}, the next in the round's"
+                " order", expected=order[state.act_index], found=to_move)
         for s in order[state.act_index :]:
             if not state.hands[s]:
-                raise _fail(f"seat {s} has yet to act in the round but holds no card")
-    state._current = int(to_move)
+                raise impossible(f"seat {s} has yet to act in the round but holds no card",
+                                 seat=s)
+    state._current = to_move
+
+
+__all__ = [
+    "ACT_KINDS",
+    "POSITION_FORMAT",
+    "ObservationDocument",
+    "OptionsDocument",
+    "PositionDocument",
+    "state_from_json",
+    "state_to_json",
+]

@@ -6,55 +6,53 @@ holds an ordered hand that is never sorted, two face-up *Reservekarten*, and chi
 (``discard``) the pile of cards played this deal.
 
 The rules page ``docs/rules/krass-kariert.md`` lists every decision and option; the comments
-below name the rule each branch implements.
+below name the rule each branch implements. Around this module: :mod:`.tables` (the move
+tables the generator reads), :mod:`.events` (acts and the event log), :mod:`.explain` (why
+a move is illegal), :mod:`.observation` and :mod:`.position`.
+
+The checked entry points ``apply`` and ``apply_id`` are the core's
+(:class:`~kartentisch.core.protocol.State`); this class supplies the fast parts they call:
+``is_legal_id`` (one action without listing all) and ``apply_unchecked`` (the transition).
 """
 
 from __future__ import annotations
 
-import hashlib
-import sys
-from array import array
-from bisect import bisect_left
 from collections.abc import Sequence
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
-from kartentisch.core.errors import (
-    GameOverError,
-    IllegalActionError,
-    InvalidActionError,
-    NotYourTurnError,
-)
+from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
+from kartentisch.core.rng import shuffled
 from kartentisch.games.krass_kariert.actions import (
     ACTIONS,
     CONCEDE_ID,
     INSERT_BASE,
-    MAX_HAND,
     PLAYS_PER_START,
     RESERVE_BASE,
     RESERVE_STRIDE,
     Action,
-    Concede,
     InsertDrawn,
     Play,
     TakeReserve,
-    action_id,
     format_action,
-    play_id,
 )
 from kartentisch.games.krass_kariert.cards import (
     DECK,
-    KIND_KEYS,
     NACHZIEH,
     NO_COMBINATION,
     STOPP,
     WINDOW_TABLES,
-    X,
     card_name,
-    describe_strength,
-    high_of,
-    kind_of,
+)
+from kartentisch.games.krass_kariert.events import Act, LogEntry, make_event
+from kartentisch.games.krass_kariert.reasons import error
+from kartentisch.games.krass_kariert.tables import (
+    ALL_IDS,
+    PAD,
+    ROUND_ORDER,
+    START_TABLES,
+    StartPlays,
+    entry_at,
 )
 
 if TYPE_CHECKING:
@@ -74,184 +72,20 @@ __all__ = [
     "PLAY",
     "Act",
     "KKState",
-    "describe_strength",
     "make_event",
     "shuffled_deck",
 ]
 
-
-class Act(NamedTuple):
-    """One act in the current round, public to all."""
-
-    seat: int
-    kind: str
-    """``combination``, ``stopp``, ``nachzieh`` or ``reserve``."""
-    cards: tuple[int, ...] = ()
-    x_values: tuple[int, ...] = ()
-    strength: int = NO_COMBINATION
-    position: int = -1
-    """First hand index played from, or the index a reserve card went to."""
+_T = TypeVar("_T")
 
 
 def shuffled_deck(seed: int, deal: int) -> list[int]:
     """The 54 cards in the order dealt in deal number ``deal`` (from 0) of game ``seed``.
 
-    Each card gets a 64-bit key from SHAKE-128 of the game seed and the deal number (an
-    extendable-output hash, so the keys are uniform and independent) and the deck is sorted
-    by key: a uniform shuffle (ties have probability below 1e-16 and are broken by deck
-    order) that runs in C, needs no generator state, and is the same on every platform.
+    A uniform shuffle determined by the seed and the deal's number alone
+    (:func:`kartentisch.core.rng.shuffled`), the same on every platform.
     """
-    stream = hashlib.shake_128(f"krass-kariert/{seed}/{deal}".encode()).digest(8 * len(DECK))
-    keys = array("Q", stream)
-    if sys.byteorder == "big":
-        keys.byteswap()  # the bytes are read as little-endian everywhere
-    order = sorted(_DECK_INDEXES, key=keys.__getitem__)
-    return list(itemgetter(*order)(DECK))
-
-
-_DECK_INDEXES: Final = range(len(DECK))
-
-
-# --------------------------------------------------------------------- legal play generation
-# The plays starting at one hand index depend only on that index and the (up to) three cards
-# from there on. ``_start_plays`` lists them once, strongest first, so that the plays which beat
-# a given strength are a prefix whose length is looked up. The tables fill lazily and are shared.
-
-_ALWAYS: Final = 1 << 10
-"""Strength given to Stopp and Nachzieh in the tables: playable whatever lies in the round."""
-
-StartPlays = tuple[tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
-"""(beating counts, the play ids strongest first, the shared action objects of those ids).
-``beating[best + 1]`` is how many of the plays beat a combination of strength ``best``
-(``NO_COMBINATION`` included), so the legal ones are a prefix of length beating[best + 1]."""
-
-_STRENGTHS: Final = range(NO_COMBINATION, 5 * 16)
-"""Every strength a round's best combination can have (see :func:`cards.strength`)."""
-
-
-class _StartTable(dict[int, tuple[StartPlays, ...]]):
-    """For three cards (see :func:`_start_plays`), the plays at each start; fills on lookup.
-
-    A dict subclass with ``__missing__`` so that the hot loop needs a plain subscript.
-    """
-
-    __slots__ = ("x_with_x",)
-
-    def __init__(self, x_with_x: bool) -> None:
-        super().__init__()
-        self.x_with_x = x_with_x
-
-    def __missing__(self, key: int) -> tuple[StartPlays, ...]:
-        plays = self[key] = _start_plays(key, self.x_with_x)
-        return plays
-
-
-_START_TABLES: Final[dict[bool, _StartTable]] = {False: _StartTable(False), True: _StartTable(True)}
-"""Per ``x_with_x``: the table of :func:`_start_plays` results."""
-
-_ALL_IDS: Final = tuple(range(len(ACTIONS)))
-"""Every action id, sliced like ``ACTIONS`` so one generator makes ids or actions."""
-
-_T = TypeVar("_T")
-
-_ROUND_ORDER: Final = {
-    n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in (3, 4, 5)
-}
-"""Per player count and leader, the seats in playing order from the leader."""
-
-_PAD: Final = [0, 0]
-"""Appended to a hand so that the last starts see "no card" (0) after them."""
-
-
-def _start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
-    """The plays of the cards ``key = c0 << 8 | c1 << 4 | c2`` at each start index.
-
-    ``c0..c2`` are the card at the start index and the two after it (0 past the hand's end).
-    :class:`_StartTable` stores the result (at most 16**3 keys per option value).
-    """
-    cards = [c for c in (key >> 8, (key >> 4) & 15, key & 15) if c]
-    entries: list[tuple[int, int]] = []
-    if cards[0] >= NACHZIEH:  # Stopp and Nachzieh: always alone, always playable
-        entries.append((-_ALWAYS, play_id(0, 1)))
-    windows = WINDOW_TABLES[x_with_x]
-    for length in (1, 2, 3):
-        window = tuple(cards[:length])
-        if len(window) < length or window[-1] >= NACHZIEH:
-            break  # a special card separates the cards beside it
-        for declared, value in windows[window].items():
-            entries.append((-value, play_id(0, length, declared)))
-    entries.sort()
-    negated = [e[0] for e in entries]  # increasing: the plays stronger than ``best`` lead
-    beating = tuple(bisect_left(negated, -best) for best in _STRENGTHS)
-    plays: list[StartPlays] = []
-    for start in range(MAX_HAND):
-        ids = tuple(start * PLAYS_PER_START + e[1] for e in entries)
-        plays.append((beating, ids, tuple(map(ACTIONS.__getitem__, ids))))
-    return tuple(plays)
-
-
-LogEntry = tuple[str, int | None, Any]
-"""An event as recorded on the hot path: (kind, seat, raw payload) or, for the acts of a
-round, the :class:`Act` itself; see :func:`make_event`."""
-
-
-def make_event(entry: LogEntry | Act) -> Event:
-    """The public :class:`Event` for a log entry (card values drawn are ``private``).
-
-    Kinds and their data: ``deal_start`` {deal}, ``round_start`` {round}, ``combination``
-    {cards, x_values, kind, high, position}, ``stopp``/``nachzieh`` {position}, ``reserve``
-    {card, position}, ``round_won`` {nachzieh}, ``draw`` {left} private {card}, ``insert``
-    {position} private {card}, ``out``, ``concede``, ``chip_lost`` {chips}, ``no_chip``,
-    ``deal_end`` {losers}, ``game_over`` {losers}. Positions count from 0.
-    """
-    if isinstance(entry, Act):
-        return _act_event(entry)
-    kind, seat, raw = entry
-    data: dict[str, Any]
-    private: dict[str, Any] | None = None
-    if kind == "insert":
-        data, private = {"position": raw[0]}, {"card": card_name(raw[1])}
-    elif kind == "draw":
-        data, private = {"left": raw[0]}, {"card": card_name(raw[1])}
-    elif kind in ("deal_end", "game_over"):
-        data = {"losers": list(raw)}
-    elif raw is None:
-        data = {}
-    else:
-        data = {_EVENT_FIELD[kind]: raw}
-    return Event(kind, seat, data, private)
-
-
-def _act_event(act: Act) -> Event:
-    """The event of a combination, Stopp, Nachzieh or reserve card (an act of the round)."""
-    data: dict[str, Any]
-    if act.kind == "combination":
-        data = {
-            "cards": [card_name(c) for c in act.cards],
-            "x_values": list(act.x_values),
-            "kind": KIND_KEYS[kind_of(act.strength)],
-            "high": high_of(act.strength),
-            "position": act.position,
-        }
-    elif act.kind == "reserve":
-        data = {"card": card_name(act.cards[0]), "position": act.position}
-    else:  # stopp, nachzieh
-        data = {"position": act.position}
-    return Event(act.kind, act.seat, data)
-
-
-_EVENT_FIELD: Final = {
-    "round_won": "nachzieh",
-    "round_start": "round",
-    "deal_start": "deal",
-    "chip_lost": "chips",
-}
-
-
-_ID_OF: Final[dict[Action, int]] = {action: i for i, action in enumerate(ACTIONS)}
-_ID_OF_SHARED: Final[dict[int, int]] = {id(action): i for i, action in enumerate(ACTIONS)}
-"""Ids of the shared action objects by object identity (``ACTIONS`` keeps them alive), so
-that applying an action from :meth:`KKState.legal_actions` needs no dataclass hashing."""
+    return shuffled(DECK, seed, "krass-kariert", deal)
 
 
 class KKState(State[Action, "KKObservation"]):
@@ -296,10 +130,13 @@ class KKState(State[Action, "KKObservation"]):
     game: KrassKariert
 
     def __init__(self, game: KrassKariert, seed: int, *, deal_now: bool = True):
+        """A game of ``game`` with ``seed`` (checked by the caller, see
+        :meth:`KrassKariert.new_initial_state`); ``deal_now=False`` leaves the table empty for
+        a reader that fills it (positions, sampled worlds)."""
         self.game = game
         self.seed = seed
         self.history: list[Action] = []
-        self._log: list[LogEntry | Act] = []
+        self._log: list[LogEntry | Act | Event] = []
         self._events: list[Event] = []
         n = game.players
         self.chips: list[int] = [game.starting_chips] * n
@@ -334,18 +171,19 @@ class KKState(State[Action, "KKObservation"]):
         """Players who lost the game (set when it ends)."""
         self._current = 0
         x_with_x = game.options.x_with_x
+        # Speed: the option's tables are looked up once here, not on every move.
         self._windows = WINDOW_TABLES[x_with_x]
-        self._start_table = _START_TABLES[x_with_x]
+        self._start_table = START_TABLES[x_with_x]
         if deal_now:
             self._start_deal(leader=1 % n)  # the player left of the dealer (seat 0) leads
 
     # ----------------------------------------------------------------- protocol
     @property
     def events(self) -> list[Event]:
-        """Everything that happened so far, oldest first (see :func:`make_event`).
+        """Everything that happened so far, oldest first (see :func:`events.make_event`).
 
-        The rules record events compactly; this list is built on first use and extended on
-        later calls, so play that never reads events does not pay for them.
+        Speed: the rules record events compactly; this list is built on first use and
+        extended on later calls, so play that never reads events does not pay for them.
         """
         made = self._events
         log = self._log
@@ -355,9 +193,9 @@ class KKState(State[Action, "KKObservation"]):
 
     @events.setter
     def events(self, value: list[Event]) -> None:
-        # The given events stand for log entries already made; later ones append to both.
-        self._events = list(value)
-        self._log = [("external", None, None)] * len(self._events)
+        # The given events become the log; later happenings append to it.
+        self._log = list(value)
+        self._events = []
 
     @property
     def current_player(self) -> Seat:
@@ -375,7 +213,7 @@ class KKState(State[Action, "KKObservation"]):
         win = k / (n - k)
         return [-1.0 if s in self.losers else win for s in range(n)]
 
-    def legal_action_ids(self) -> list[int]:
+    def legal_action_ids(self) -> tuple[int, ...]:
         """The legal actions' integer ids, in the order of :meth:`legal_actions`.
 
         Order: plays by starting position (strongest first at each position), then reserve
@@ -383,72 +221,34 @@ class KKState(State[Action, "KKObservation"]):
         positions from the front.
         """
         if self.phase == PLAY:
-            return self._generate_play(self._current, 1, _ALL_IDS)
-        return self._generate_outside_play(_ALL_IDS)
+            return tuple(self._generate_play(self._current, 1, ALL_IDS))
+        return tuple(self._generate_outside_play(ALL_IDS))
 
     def legal_actions(self) -> list[Action]:
-        # Made afresh on every call (cheaper than keeping them): ``apply`` checks one action
-        # with :meth:`is_legal_id` and never needs the whole list.
+        # Speed: the shared action objects straight from the tables (no decoding of ids),
+        # made afresh on every call (cheaper than keeping them): ``apply`` checks one
+        # action with :meth:`is_legal_id` and never needs the whole list.
         if self.phase == PLAY:
             return self._generate_play(self._current, 2, ACTIONS)
         return self._generate_outside_play(ACTIONS)
 
-    def apply(self, action: Action, *, seat: Seat | None = None) -> None:
-        """Play ``action`` for the current player.
+    def why_illegal(self, action: Action) -> IllegalActionError:
+        """Why ``action`` is not legal now, with a ``kk.*`` reason code (see
+        :func:`explain.why_illegal`)."""
+        from kartentisch.games.krass_kariert.explain import why_illegal
 
-        Args:
-            action: a legal action (see :meth:`legal_actions`).
-            seat: if given, the seat submitting the action; it must be the one to move.
-
-        Raises:
-            GameOverError: the game has ended.
-            NotYourTurnError: ``seat`` is given and is not to move.
-            IllegalActionError: the action is not legal now (the message says why and what is).
-            InvalidActionError: ``action`` is not a Krass Kariert action at all.
-        """
-        if self.phase == OVER or seat is not None:
-            self._check_turn(seat)
-        try:
-            aid = _ID_OF_SHARED[id(action)]
-        except KeyError:  # not one of the shared objects: an equal one, or something wrong
-            try:
-                aid = _ID_OF[action]
-            except (KeyError, TypeError):
-                aid = self._id_for_error(action)
-        if not self.is_legal_id(aid):
-            raise IllegalActionError(self.explain_illegal(action))
-        self._apply_id(aid)
-
-    def _id_for_error(self, action: object) -> int:
-        """The id of an action that is not among the shared objects, or the right error."""
-        try:
-            return action_id(action)
-        except InvalidActionError:
-            if isinstance(action, Play | TakeReserve | InsertDrawn | Concede):
-                raise IllegalActionError(self.explain_illegal(action)) from None
-            raise
-
-    def apply_id(self, aid: int, *, seat: Seat | None = None) -> None:
-        """Apply the action with id ``aid``; raises like :meth:`apply` if it is not legal."""
-        if self.phase == OVER or seat is not None:
-            self._check_turn(seat)
-        if type(aid) is not int or not 0 <= aid < len(ACTIONS):
-            raise InvalidActionError(f"action id {aid!r} is outside 0..{len(ACTIONS) - 1}")
-        if not self.is_legal_id(aid):
-            raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
-        self._apply_id(aid)
-
-    def apply_unchecked(self, aid: int) -> None:
-        """Apply a legal action id without checking (for search that generated it itself)."""
-        self._apply_id(aid)
+        return why_illegal(self, action)
 
     def clone(self) -> KKState:
+        """An independent copy: every list is copied; what stays shared is immutable (the
+        game, action objects, acts and log entries, which are tuples). The clone rebuilds
+        its events from the log when asked, so no event dictionary is shared either."""
         other = KKState.__new__(KKState)
         other.game = self.game
         other.seed = self.seed
         other.history = self.history.copy()
         other._log = self._log.copy()
-        other._events = self._events.copy()
+        other._events = []
         other.chips = self.chips.copy()
         other.deal = self.deal
         other.rounds = self.rounds
@@ -471,16 +271,19 @@ class KKState(State[Action, "KKObservation"]):
         other.round_winner = self.round_winner
         other.losers = self.losers.copy()
         other._current = self._current
-        other._windows = self._windows
+        other._windows = self._windows  # shared read-only tables
         other._start_table = self._start_table
         return other
 
-    def observation(self, seat: Seat) -> KKObservation:
+    def observation(self, seat: Seat | None) -> KKObservation:
+        """What ``seat`` may know; ``None``: what a spectator may know (no hand, no drawn
+        card). Raises :class:`~kartentisch.core.errors.InvalidSeatError` for a bad seat."""
         from kartentisch.games.krass_kariert.observation import observe
 
         return observe(self, seat)
 
     def to_json(self) -> dict[str, Any]:
+        """The position document (see ``docs/positions.md``)."""
         from kartentisch.games.krass_kariert.position import state_to_json
 
         return state_to_json(self)
@@ -490,17 +293,9 @@ class KKState(State[Action, "KKObservation"]):
         return f"KK deal {self.deal} phase {self.phase} to move {self.current_player}: {hands}"
 
     # ----------------------------------------------------------------- legal actions
-    def _check_turn(self, seat: Seat | None) -> None:
-        if self.phase == OVER:
-            raise GameOverError(
-                f"the game is over (lost by seat {', '.join(map(str, self.losers))}); no more moves"
-            )
-        if seat is not None and seat != self._current:
-            raise NotYourTurnError(f"seat {seat} cannot act: it is seat {self._current}'s turn")
-
     def _generate_outside_play(self, column: Sequence[_T]) -> list[_T]:
         """The legal actions in phases ``draw`` and ``over``, as ids (``column`` is
-        :data:`_ALL_IDS`) or as the shared action objects (``column`` is ``ACTIONS``).
+        :data:`tables.ALL_IDS`) or as the shared action objects (``column`` is ``ACTIONS``).
 
         Here and in :meth:`_generate_play` one code path serves both, so the two lists
         cannot disagree.
@@ -513,11 +308,13 @@ class KKState(State[Action, "KKObservation"]):
         """The legal moves in phase ``play``: the ids (``k`` = 1) or actions (``k`` = 2)."""
         table = self._start_table
         hand = self.hands[seat]
-        cards = hand + _PAD
+        cards = hand + PAD
         key = cards[0] << 4 | cards[1]
         out: list[Any] = []
-        # The plays starting at an index depend on the index and the three cards from there;
-        # a start's entry is (beating counts, ids, actions), strongest first.
+        # Speed: the plays starting at an index depend on the index and the three cards
+        # from there; the key of those three is rolled along the hand (shift in the next
+        # card, mask to 12 bits) instead of slicing. A start's entry is
+        # (beating counts, ids, actions), strongest first (see :mod:`.tables`).
         if self.act_index == 0:  # the leader may play anything (a hand always has a play)
             for start, card in enumerate(cards[2:]):
                 key = (key << 4 & 0xFFF) | card
@@ -546,14 +343,14 @@ class KKState(State[Action, "KKObservation"]):
 
     def _entry_at(self, hand: list[int], start: int) -> StartPlays:
         """The start table's entry for the plays from ``hand[start]`` (which must exist)."""
-        cards = hand[start : start + 3] + _PAD
-        return self._start_table[cards[0] << 8 | cards[1] << 4 | cards[2]][start]
+        return entry_at(self._start_table, hand, start)
 
     def is_legal_id(self, aid: int) -> bool:
         """Whether the action id ``aid`` (0 to ``NUM_ACTIONS - 1``) is legal now.
 
-        Decides for one action without listing all of them, so :meth:`apply` costs the same
-        however many moves there are; a property test holds it to :meth:`legal_action_ids`.
+        Speed: decides for one action without listing all of them, so :meth:`apply` costs
+        the same however many moves there are; a property test holds it to
+        :meth:`legal_action_ids` for every id.
         """
         phase = self.phase
         seat = self._current
@@ -566,9 +363,9 @@ class KKState(State[Action, "KKObservation"]):
             start = aid // PLAYS_PER_START
             if start >= len(hand):
                 return False
-            entry = self._entry_at(hand, start)
+            entry = entry_at(self._start_table, hand, start)
             try:
-                k = entry[1].index(aid)
+                k = entry[1].index(aid)  # its rank among the plays there, strongest first
             except ValueError:
                 return False
             return self.act_index == 0 or k < entry[0][self.best + 1]
@@ -581,105 +378,28 @@ class KKState(State[Action, "KKObservation"]):
             if self.game.options.voluntary_concession:
                 return True
             rank = self.best + 1
-            return not any(self._entry_at(hand, i)[0][rank] for i in range(len(hand)))
+            table = self._start_table
+            return not any(entry_at(table, hand, i)[0][rank] for i in range(len(hand)))
         r, position = divmod(aid - RESERVE_BASE, RESERVE_STRIDE)
         return (r < len(reserves) and position <= len(hand)
                 and not (r and reserves[r] == reserves[0]))
 
-    def explain_illegal(self, action: Action) -> str:
-        """Why ``action`` is not legal now, and what is allowed instead."""
-        if self.phase == OVER:
-            return "the game is over; no more moves"
-        seat = self._current
-        hand = self.hands[seat]
-        try:
-            text = format_action(action)
-        except InvalidActionError:
-            return f"{action!r} is not a Krass Kariert action"
-        where = f"seat {seat}, hand {' '.join(card_name(c) for c in hand)}"
-        if self.phase == DRAW:
-            if isinstance(action, InsertDrawn):
-                return (
-                    f"{text!r}: the drawn card can go to positions 1 to {len(hand) + 1} ({where})"
-                )
-            return (
-                f"{text!r} is not possible now: insert the drawn card first, at a position "
-                f"from 1 to {len(hand) + 1} (e.g. @1)"
-            )
-        if isinstance(action, InsertDrawn):
-            return f"{text!r}: there is no drawn card to insert"
-        if isinstance(action, Play):
-            return self._explain_play(action, text, hand, where)
-        if isinstance(action, TakeReserve):
-            return self._explain_reserve(action, text, hand, where)
-        if self.act_index == 0:
-            return f"{text!r}: the leader of a round must play a card, not concede"
-        if self.reserves[seat]:
-            return f"{text!r}: you still have a reserve card to take instead of beating"
-        return (
-            f"{text!r}: you can still beat or play a special card, so you may not concede "
-            "(option voluntary_concession is off)"
-        )
-
-    def _explain_play(self, action: Play, text: str, hand: list[int], where: str) -> str:
-        start, length = action.start, action.length
-        if type(length) is not int or not 1 <= length <= 3:
-            return f"{text!r}: a combination is 1 to 3 neighbouring cards"
-        if type(start) is not int or start < 0 or start + length > len(hand):
-            return f"{text!r}: your hand has only {len(hand)} cards ({where})"
-        window = tuple(hand[start : start + length])
-        names = "-".join(card_name(c) for c in window)
-        if length > 1 and any(c >= NACHZIEH for c in window):
-            return f"{text!r}: Stopp and Nachzieh are played alone, not in {names}"
-        if window[0] >= NACHZIEH:
-            return f"{text!r}: {names} is played alone and without an X value"
-        n_x = window.count(X)
-        options = self._windows[window]
-        if n_x > 1 and not options:
-            return f"{text!r}: two X cards cannot form one combination (option x_with_x is off)"
-        if not options:
-            return f"{text!r}: {names} is not a combination ({where})"
-        beating = [d for d, v in options.items() if v > self.best]
-        if len(action.x_values) != n_x:
-            if not beating:
-                return (
-                    f"{text!r}: no value of the X card makes {names} beat "
-                    f"{describe_strength(self.best)}"
-                )
-            example = format_action(Play(start, length, beating[0]))
-            return (
-                f"{text!r}: the window {names} holds {n_x} X card(s); declare exactly that many "
-                f"values, e.g. {example}"
-            )
-        if action.x_values not in options:
-            return f"{text!r}: {names} with X as {action.x_values} is not a combination"
-        return (
-            f"{text!r}: {describe_strength(options[action.x_values])} does not beat "
-            f"{describe_strength(self.best)}; beat it, play Stopp or Nachzieh, or take a reserve"
-        )
-
-    def _explain_reserve(self, action: TakeReserve, text: str, hand: list[int], where: str) -> str:
-        reserves = self.reserves[self._current]
-        if self.act_index == 0:
-            return f"{text!r}: the player who leads a round must play, not take a reserve"
-        if type(action.reserve) is not int or not 0 <= action.reserve < len(reserves):
-            return f"{text!r}: you have {len(reserves)} reserve card(s)"
-        if type(action.position) is not int or not 0 <= action.position <= len(hand):
-            return f"{text!r}: a card can go to positions 1 to {len(hand) + 1} ({where})"
-        if action.reserve == 1 and reserves[0] == reserves[1]:
-            same = format_action(TakeReserve(0, action.position))
-            return f"{text!r}: both reserve cards are {card_name(reserves[0])}; say {same}"
-        return f"{text!r} is not legal now"
-
     # ----------------------------------------------------------------- transitions
-    def _apply_id(self, aid: int) -> None:
+    def apply_unchecked(self, aid: int) -> None:
+        """Apply the legal action id ``aid`` without any check: the transition itself, and
+        the fast path for search code that took ``aid`` from :meth:`legal_action_ids`.
+
+        Speed: this is the one method search calls per move, so it dispatches on the
+        action's exact type (``type(x) is``, cheaper than ``isinstance``) with the most
+        common kind, a play, first.
+        """
         seat = self._current
         action = ACTIONS[aid]
         self.history.append(action)
         hand = self.hands[seat]
         # One record per act serves the round so far and the event log (see make_event).
-        # (``tuple.__new__(Act, ...)`` builds an Act without the named tuple's slower
-        # Python-level ``__new__``.)
+        # Speed: ``tuple.__new__(Act, ...)`` builds an Act without the named tuple's slower
+        # Python-level ``__new__``.
         act: Act
         if type(action) is Play:
             start = action.start
@@ -713,8 +433,10 @@ class KKState(State[Action, "KKObservation"]):
             act = tuple.__new__(Act, (seat, "reserve", (card,), (), NO_COMBINATION, position))
         elif type(action) is InsertDrawn:
             drawn = self.pending
-            if drawn is None:  # only reachable through apply_unchecked misuse
-                raise IllegalActionError("there is no drawn card to insert")
+            if drawn is None:  # only reachable by misusing apply_unchecked: refuse it and
+                del self.history[-1]  # leave the state as it was
+                raise error(IllegalActionError, "kk.nothing_drawn",
+                            action=format_action(action))
             hand.insert(action.position, drawn)
             self.known[seat].insert(action.position, False)  # the table saw where, not what
             self._log.append(("insert", seat, (action.position, drawn)))
@@ -801,7 +523,7 @@ class KKState(State[Action, "KKObservation"]):
     def _start_round(self, leader: int) -> None:
         self.leader = leader
         in_deal = self.in_deal
-        self.participants = [s for s in _ROUND_ORDER[len(in_deal)][leader] if in_deal[s]]
+        self.participants = [s for s in ROUND_ORDER[len(in_deal)][leader] if in_deal[s]]
         self.act_index = 0
         self.round_acts = []
         self.best = NO_COMBINATION

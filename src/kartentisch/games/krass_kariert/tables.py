@@ -1,0 +1,106 @@
+"""Precomputed move tables for Krass Kariert's legal-move generator.
+
+Why tables: which plays start at a hand index depends only on that index and on the (up
+to) three cards from there on. :func:`start_plays` works the plays of such three cards out
+once, strongest first, so that the plays beating the round's best combination are a
+*prefix* whose length is looked up, not computed. The tables fill lazily and are shared by
+every state of every game (they depend only on the ``x_with_x`` option).
+
+A three-card key is ``c0 << 8 | c1 << 4 | c2`` (cards are 1..15, 0 is "no card", so four bits
+each): the generator shifts one new card in per hand index instead of slicing the hand.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Final
+
+from kartentisch.games.krass_kariert.actions import (
+    ACTIONS,
+    MAX_HAND,
+    PLAYS_PER_START,
+    Action,
+    play_id,
+)
+from kartentisch.games.krass_kariert.cards import NACHZIEH, NO_COMBINATION, WINDOW_TABLES
+
+ALWAYS: Final = 1 << 10
+"""Strength given to Stopp and Nachzieh in the tables: above every combination, so they are
+playable whatever lies in the round."""
+
+StartPlays = tuple[tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
+"""(beating counts, the play ids strongest first, the shared action objects of those ids).
+``beating[best + 1]`` is how many of the plays beat a combination of strength ``best``
+(``NO_COMBINATION`` included), so the legal ones are a prefix of length beating[best + 1].
+Index 1 and 2 hold the same plays as ids and as actions, so one generator makes either
+(see ``KKState._generate_play``)."""
+
+STRENGTHS: Final = range(NO_COMBINATION, 5 * 16)
+"""Every strength a round's best combination can have (see :func:`cards.strength`)."""
+
+ALL_IDS: Final = tuple(range(len(ACTIONS)))
+"""Every action id, sliced like ``ACTIONS`` so one generator makes ids or actions."""
+
+ROUND_ORDER: Final = {
+    n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in (3, 4, 5)
+}
+"""Per player count and leader, the seats in playing order from the leader."""
+
+PAD: Final = [0, 0]
+"""Appended to a hand so that the last starts see "no card" (0) after them."""
+
+
+def start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
+    """The plays of the cards ``key = c0 << 8 | c1 << 4 | c2`` at each start index.
+
+    ``c0..c2`` are the card at the start index and the two after it (0 past the hand's end).
+    :class:`StartTable` stores the result (at most 16**3 keys per option value).
+    """
+    cards = [c for c in (key >> 8, (key >> 4) & 15, key & 15) if c]
+    entries: list[tuple[int, int]] = []
+    if cards[0] >= NACHZIEH:  # Stopp and Nachzieh: always alone, always playable
+        entries.append((-ALWAYS, play_id(0, 1)))
+    windows = WINDOW_TABLES[x_with_x]
+    for length in (1, 2, 3):
+        window = tuple(cards[:length])
+        if len(window) < length or window[-1] >= NACHZIEH:
+            break  # a special card separates the cards beside it
+        for declared, value in windows[window].items():
+            entries.append((-value, play_id(0, length, declared)))
+    entries.sort()
+    negated = [e[0] for e in entries]  # increasing: the plays stronger than ``best`` lead
+    beating = tuple(bisect_left(negated, -best) for best in STRENGTHS)
+    plays: list[StartPlays] = []
+    for start in range(MAX_HAND):
+        # A play's id is its id at start 0 shifted by whole blocks of PLAYS_PER_START.
+        ids = tuple(start * PLAYS_PER_START + e[1] for e in entries)
+        plays.append((beating, ids, tuple(map(ACTIONS.__getitem__, ids))))
+    return tuple(plays)
+
+
+class StartTable(dict[int, tuple[StartPlays, ...]]):
+    """For three cards (a key, see :func:`start_plays`), the plays at each start index.
+
+    Speed: a dict subclass with ``__missing__`` fills itself on the first lookup of a key,
+    so the generator's hot loop is a plain subscript with no "is it there yet" test.
+    """
+
+    __slots__ = ("x_with_x",)
+
+    def __init__(self, x_with_x: bool) -> None:
+        super().__init__()
+        self.x_with_x = x_with_x
+
+    def __missing__(self, key: int) -> tuple[StartPlays, ...]:
+        plays = self[key] = start_plays(key, self.x_with_x)
+        return plays
+
+
+START_TABLES: Final[dict[bool, StartTable]] = {False: StartTable(False), True: StartTable(True)}
+"""Per ``x_with_x``: the shared table of :func:`start_plays` results."""
+
+
+def entry_at(table: StartTable, hand: list[int], start: int) -> StartPlays:
+    """The table's entry for the plays from ``hand[start]`` (which must exist)."""
+    cards = hand[start : start + 3] + PAD
+    return table[cards[0] << 8 | cards[1] << 4 | cards[2]][start]
