@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # System packages the tests need, installed only when missing (idempotent, quiet):
 # PostgreSQL's server programs (initdb, pg_ctl, postgres), for the server's storage tests,
-# which start a throwaway cluster of their own on loopback. Installing needs root (apt-get);
-# without root a missing PostgreSQL is reported and the tests that need it will fail.
+# which start a throwaway cluster of their own on loopback; and Debian's Chromium (with a
+# font), which the browser tests drive headless through Playwright's Python package
+# (Playwright's own browser download does not work here). Installing needs root (apt-get);
+# without root a missing package is reported and the tests that need it will fail.
 set -euo pipefail
 
 have_postgres() {
@@ -10,18 +12,26 @@ have_postgres() {
     compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null 2>&1
 }
 
-if have_postgres; then
+have_chromium() {
+    [ -x /usr/bin/chromium ] && [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]
+}
+
+missing=()
+have_postgres || missing+=(postgresql)
+have_chromium || missing+=(chromium fonts-dejavu-core)
+if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "setup-system: PostgreSQL's server is missing; install it (Debian: apt-get install" \
-         "postgresql) as root, or the PostgreSQL tests fail" >&2
+    echo "setup-system: missing ${missing[*]}; install them (Debian: apt-get install" \
+         "${missing[*]}) as root, or the tests that need them fail" >&2
     exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
-echo "setup-system: installing PostgreSQL (apt-get)" >&2
+echo "setup-system: installing ${missing[*]} (apt-get)" >&2
 apt-get update -qq >/dev/null
-# The package's own cluster is not used (the tests make their own); policy-rc.d may stop
+# PostgreSQL's own cluster is not used (the tests make their own); policy-rc.d may stop
 # the service from starting here, which is fine.
-apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 have_postgres
+have_chromium
