@@ -39,8 +39,8 @@ def test_play_command_scripted_input(tmp_path: Path) -> None:
     assert "/?" in out  # unknown down sides are marked
     assert "Your turn: play a personal card" in out
     assert "Legal moves now:" in out and "play: p1  p2  p3" in out
-    assert "Cannot read 'xyz'" in out
-    assert "'p5' is not legal" in out and "you hold 3 personal card(s)" in out
+    assert "cannot read xyz; moves look like: p2 | f2" in out
+    assert "p5: there is no personal card 5; you hold 3. Legal now: p1, p2, p3" in out
     assert "played a card counting" in out  # the bare "1" played card 1
     record = GameRecord.load(path)
     assert record.game == "krumme20" and record.actions[0] == "p1"
@@ -49,10 +49,45 @@ def test_play_command_scripted_input(tmp_path: Path) -> None:
 def test_play_command_in_german() -> None:
     seed = seed_where_seat0_starts()
     result = runner.invoke(app, ["play", "krumme20", "--seed", str(seed), "--bots", "random",
-                                 "--delay", "0", "--lang", "de"], input="", env=ENGLISH)
+                                 "--delay", "0", "--lang", "de"],
+                           input="passen\nspielen 9\nspielen 1\n", env=ENGLISH)
+    out = result.output
     for term in ("Ablagestapel", "Abwurfstapel", "Nachziehstapel", "Persönliche Karten",
-                 "Punktestapel", "Du bist am Zug"):
-        assert term in result.output
+                 "Punktestapel", "Du bist am Zug", "passen (pass)"):
+        assert term in out
+    assert "Traceback" not in out
+    assert "pass: Wenn du am Zug bist, musst du eine persönliche Karte spielen." in out
+    assert "spielen 9: Karten werden von 1 bis 5 gezählt" in out
+    assert "obligatory" not in out and "cannot read" not in out
+
+
+def test_every_refusal_reads_in_german(build) -> None:
+    from kartentisch.cli.messages import describe_error
+    from kartentisch.core.errors import KartentischError
+    from kartentisch.games.krumme20.reasons import PHASE_HELP, REASONS
+
+    presenter = load_presenter("krumme20")
+    state = build(hands=[["1/0", "2/3"], ["4/1"], ["5/5"]])
+    state.apply(state.game.parse_action("p1", state))  # the 0's step
+    set_language("de")
+    try:
+        for text in ("draw", "flip 4:1", "flip 1:2", "flip s1", "hallo", "33 1,1,2"):
+            try:
+                state.game.parse_action(text, state)
+            except KartentischError as error:
+                assert error.code in REASONS
+                german = presenter.explain_error(error, text, state.observation(0))
+                assert german is not None and german != str(error)
+                assert "Legal now" not in german and "cannot read" not in german
+            else:
+                raise AssertionError(text)
+        step = describe_error(REASONS.error(KartentischError, "k20.wrong_step", move="draw",
+                                            step="flip", legal=["pass"]),
+                              presenter.localize_param)
+        assert "Sonderaktion der 0: eine Karte umdrehen oder passen" in step
+        assert all(presenter.localize_param("step", phase) for phase in PHASE_HELP)
+    finally:
+        set_language("en")
 
 
 def test_whole_game_in_a_session_with_special_action_prompts(tmp_path: Path) -> None:

@@ -130,8 +130,10 @@ def test_option_play_flips_false_counts_up_side(build) -> None:
 def test_play_is_obligatory_no_pass(build) -> None:
     state = build(hands=[["2/4", "1/1"], ["0/0"], ["0/0"]])
     assert "pass" not in legal(state)
-    with pytest.raises(IllegalActionError, match="obligatory"):
+    with pytest.raises(IllegalActionError) as caught:
         state.apply(Pass())
+    assert caught.value.code == "k20.must_play"
+    assert caught.value.params == {"move": "pass", "legal": ["p1", "p2"]}
 
 
 def test_exactly_twenty_scores_card_rest_to_abwurf(build) -> None:
@@ -343,6 +345,26 @@ def test_action_4_sitout_compensation_and_skip(build) -> None:
     assert (state.phase, state.current_player) == ("turn", 2)
 
 
+@pytest.mark.parametrize("rewarded", [False, True])
+def test_sitting_out_player_gets_no_foul_reward_by_default(build, rewarded: bool) -> None:
+    """The sheet: whoever sits out may do nothing but take the compensation (ruling a)."""
+    state = build(hands=[["1/4", "1/2", "0/0"], ["1/1", "2/2"], ["1/3", "2/3"]],
+                  ablage=["5/5", "4/4", "2/2"], options={"sitout_foul_reward": rewarded})
+    act(state, "p1")  # counts 4: total 15, so the second card follows the 4's action
+    act(state, "sitout")
+    assert (state.phase, state.current_player) == ("sitout", 1)
+    act(state, "draw")  # the compensation is allowed
+    assert state.phase == "five"
+    act(state, "f1")  # the 1/2 turns over: 2, not a 5: a foul
+    assert state.fouls == [1, 0, 0]
+    rewarded_seats = []
+    while state.phase == "foul":
+        rewarded_seats.append(state.current_player)
+        act(state, "pass")
+    assert rewarded_seats == ([1, 2] if rewarded else [2])
+    assert state.turn == 2  # seat 1's turn is skipped: it sits out
+
+
 def test_second_card_five_on_fifteen_scores(build) -> None:
     state = build(hands=[["1/2", "1/5", "0/0"], ["4/1"], ["5/5"]], ablage=["5/5", "4/4", "4/0"])
     act(state, "p1")  # 13 + 2 = 15
@@ -469,16 +491,24 @@ def test_option_target_ten(build) -> None:
 def test_errors() -> None:
     game = Krumme20(3)
     state = game.new_initial_state(0)
-    with pytest.raises(InvalidActionError):
+    with pytest.raises(InvalidActionError) as unreadable:
         game.parse_action("hello", state)
-    with pytest.raises(IllegalActionError, match="Legal now"):
+    assert unreadable.value.code == "k20.unreadable"
+    with pytest.raises(IllegalActionError) as wrong_step:
         game.parse_action("sitout", state)
-    with pytest.raises(IllegalActionError, match="personal card"):
+    assert wrong_step.value.code == "k20.wrong_step"
+    assert wrong_step.value.params["step"] == "turn"
+    assert wrong_step.value.params["legal"] == legal(state)
+    with pytest.raises(IllegalActionError) as no_card:
         state.apply(Play(4))
+    assert no_card.value.code == "k20.no_such_card"
+    assert no_card.value.params["card"] == 5 and no_card.value.params["count"] == 3
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
     with pytest.raises(GameOverError):
         state.apply(Pass())
+    with pytest.raises(GameOverError):
+        game.parse_action("pass", state)
 
 
 def test_action_classes_roundtrip_ids() -> None:
@@ -495,12 +525,19 @@ def test_action_classes_roundtrip_ids() -> None:
 def test_error_messages_say_what_is_wrong(build) -> None:
     state = build(hands=[["1/0", "2/3"], ["4/1"], ["5/5"]])
     act(state, "p1")
-    with pytest.raises(IllegalActionError, match="seat 1 holds 1 personal card"):
+    with pytest.raises(IllegalActionError) as caught:
         act(state, "flip 1:3")
-    with pytest.raises(IllegalActionError, match="seats are 0 to 2"):
+    assert caught.value.code == "k20.no_such_card_of_seat"
+    assert caught.value.params == {"move": "flip 1:3", "seat": 1, "card": 3, "count": 1,
+                                   "legal": ["flip 0:1", "flip 1:1", "flip 2:1", "pass"]}
+    assert "seat 1 has no personal card 3; it holds 1" in str(caught.value)
+    with pytest.raises(IllegalActionError) as caught:
         act(state, "flip 5:1")
-    with pytest.raises(IllegalActionError, match="score pile holds 0"):
+    assert caught.value.code == "k20.no_such_seat" and caught.value.params["last"] == 2
+    with pytest.raises(IllegalActionError) as caught:
         act(state, "flip s1")
+    assert caught.value.code == "k20.no_such_score_card"
+    assert (caught.value.params["card"], caught.value.params["count"]) == (1, 0)
     zeros = build(hands=[[{"card": "5/0", "up_known": [0, 1, 2], "down_known": [0, 1, 2]},
                           "1/1"], ["4/1"], ["5/5"]],
                   ablage=[{"card": "5/5", "up_known": [0, 1, 2]}, "4/4",
@@ -508,8 +545,10 @@ def test_error_messages_say_what_is_wrong(build) -> None:
                           {"card": "0/4", "up_known": [0, 1, 2], "down_known": [0, 1, 2]}],
                   zeros=2)
     assert legal(zeros) == ["p2"]  # the third 0: 9 + 5 + 4 + 5 = 23, visibly over
-    with pytest.raises(IllegalActionError, match="third 0 in a row"):
+    with pytest.raises(IllegalActionError) as caught:
         act(zeros, "p1")
+    assert caught.value.code == "k20.visible_foul_zeros"
+    assert caught.value.params == {"move": "p1", "card": 1, "target": 20, "legal": ["p2"]}
 
 
 def test_notation_round_trips_for_every_action() -> None:

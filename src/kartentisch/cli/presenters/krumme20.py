@@ -8,6 +8,7 @@ step asks for (the special action after a play, the second card on 15, a compens
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -16,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kartentisch.cli.presenters import Presenter, seat_name
-from kartentisch.core.errors import InvalidActionError, KartentischError
+from kartentisch.core.errors import JSONValue
 from kartentisch.core.protocol import Event, Game, Seat, State
 from kartentisch.games.krumme20.actions import (
     Claim33,
@@ -34,13 +35,15 @@ from kartentisch.games.krumme20.actions import (
     TakeDraw,
     TakeScore,
     Throw,
-    parse_notation,
 )
 from kartentisch.games.krumme20.observation import CardView, K20Observation
+from kartentisch.games.krumme20.reasons import PHASE_HELP
 from kartentisch.locale import _, ngettext
 
 _INDEXED_STEPS: Final = {"turn": "p", "five": "f", "throw": "t", "foul": "low ", "sitout": "low "}
 """A bare number typed in these steps means this move (``2`` -> ``p2`` on one's turn)."""
+_OWN_CARD: Final = re.compile(r"^(flip|drehen)\s+h\s*(\d+)$")
+"""``flip h2`` / ``drehen h2``: the viewer's own personal card 2."""
 
 
 def side_text(value: int | None, mask: int, everyone: int, public_only: bool) -> str:
@@ -73,7 +76,10 @@ class Krumme20Presenter(Presenter):
     def help_line(self) -> str:
         return _("Moves: p2 = play card 2 · f2 = card 2 as the 5 on 15 · t2 = throw card 2 as "
                  "a 3 · flip 1:2 / flip s1 · take 1:2 / take s1 / take draw / take discard · "
-                 "draw · sitout · low 2 · 33 1,2,3 · sum up / sum down · pass · ? = help")
+                 "draw · sitout · low 2 · 33 1,2,3 · sum up / sum down · pass · ? = help · "
+                 "German words work too: spielen 2, fünf 2, werfen 2, drehen 1:2, nehmen s1, "
+                 "nehmen nachzieh, nehmen abwurf, ziehen, aussetzen, klein 2, summe oben, "
+                 "summe unten, passen")
 
     # ------------------------------------------------------------------ the table
     def render(self, observation: Any, *, viewer: Seat | None, names: Sequence[str]
@@ -308,23 +314,22 @@ class Krumme20Presenter(Presenter):
 
     def normalize_input(self, text: str, observation: Any) -> str:
         """A bare number means the step's card move (``2`` -> ``p2``, ``f2``, ``t2``,
-        ``low 2``); ``flip h2`` means one's own personal card 2."""
+        ``low 2``); ``flip h2`` (``drehen h2``) means one's own personal card 2. The German
+        command words need no rewriting: the game reads them itself."""
         obs: K20Observation = observation
         stripped = " ".join(text.strip().lower().split())
         prefix = _INDEXED_STEPS.get(obs.phase)
         if stripped.isdigit() and prefix is not None:
             return prefix + stripped
-        if stripped.startswith("flip h") and stripped[6:].strip().isdigit():
-            return f"flip {obs.seat}:{stripped[6:].strip()}"
+        if (m := _OWN_CARD.match(stripped)) and obs.seat is not None:
+            return f"{m.group(1)} {obs.seat}:{m.group(2)}"
         return text
 
-    def explain_error(self, error: KartentischError, text: str, observation: Any
-                      ) -> str | None:
-        try:
-            parse_notation(text)
-        except InvalidActionError:
-            return _("Cannot read {text!r}. Type ? to see the legal moves.").format(
-                text=text.strip())
+    def localize_param(self, name: str, value: JSONValue) -> str | None:
+        """A step of the turn (``step``, a phase name) in words; moves and numbers as they
+        are (the notation is the same in every language)."""
+        if name == "step" and isinstance(value, str) and value in PHASE_HELP:
+            return _(PHASE_HELP[value])
         return None
 
     # ------------------------------------------------------------------ statistics
@@ -352,6 +357,8 @@ class Krumme20Presenter(Presenter):
             "end": _("When the draw pile runs out: one more turn each (final_lap) or the "
                      "game ends with that turn (immediate)."),
             "turn_limit": _("After this many turns the final lap begins (0: no limit)."),
+            "sitout_foul_reward": _("Whether a player who sits out still gets the reward of "
+                                    "another player's foul (the rule sheet: no)."),
         }
 
 

@@ -18,8 +18,9 @@ from kartentisch.games.krumme20.actions import (
     TakeScore,
     Throw,
 )
-from kartentisch.games.krumme20.game import K20Options, Krumme20
+from kartentisch.games.krumme20.game import Krumme20
 from kartentisch.games.krumme20.observation import CardView, K20Observation
+from kartentisch.games.krumme20.options import K20Options
 from kartentisch.games.krumme20.state import K20State
 
 __all__ = [

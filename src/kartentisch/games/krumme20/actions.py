@@ -20,6 +20,10 @@ everywhere in kartentisch):
 ``sum up``         show all personal cards as summing to 20 (``sum down``: their down sides)
 ``pass``           decline the current choice (no action, no compensation, stop)
 =================  ==============================================================
+
+German command words are read as well (:data:`GERMAN_WORDS`): ``spielen 2``, ``fünf 2``,
+``werfen 2``, ``drehen 1:2``, ``nehmen s3``, ``nehmen nachzieh``, ``nehmen abwurf``,
+``ziehen``, ``aussetzen``, ``klein 2``, ``summe oben``, ``summe unten``, ``passen``.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from kartentisch.core.errors import InvalidActionError
+from kartentisch.core.errors import InvalidActionError, safe_repr
+from kartentisch.games.krumme20.reasons import REASONS
 
 MAX_HAND: Final = 5
 """The limit of personal cards."""
@@ -161,7 +166,8 @@ def _build() -> tuple[Action, ...]:
 ACTIONS: Final[tuple[Action, ...]] = _build()
 """Every action by id; the engine hands out these shared objects."""
 NUM_ACTIONS: Final = len(ACTIONS)
-_IDS: Final[dict[Action, int]] = {a: i for i, a in enumerate(ACTIONS)}
+ACTION_IDS: Final[dict[Action, int]] = {a: i for i, a in enumerate(ACTIONS)}
+"""Every action's id (equal actions find the same id; see :func:`checked_action_id`)."""
 
 PASS: Final = Pass()
 DRAW: Final = Draw()
@@ -177,15 +183,52 @@ def action_id(action: Action) -> int:
     (0, True)
     """
     try:
-        return _IDS[action]
-    except KeyError:
-        raise InvalidActionError(f"{action!r} has no id (an index out of range?)") from None
+        return ACTION_IDS[action]
+    except (KeyError, TypeError):  # TypeError: an unhashable field, e.g. a list of indices
+        raise InvalidActionError(
+            f"{safe_repr(action)} is not a Krumme20 action",
+            params={"value": safe_repr(action), "game": "Krumme20"},
+        ) from None
+
+
+def _same_shape(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` (equal values) also have the same types all through: ``Play(True)``
+    equals ``Play(1)`` and hashes alike, yet is not an action."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return all(_same_shape(x, y) for x, y in zip(a, b, strict=True))
+    slots: tuple[str, ...] = getattr(type(a), "__slots__", ())
+    return all(_same_shape(getattr(a, f), getattr(b, f)) for f in slots)
+
+
+def checked_action_id(action: object) -> int:
+    """The id of ``action``; :class:`InvalidActionError` for anything that is not exactly a
+    Krumme20 action (a foreign object, an index out of range, ``Play(True)``, ...).
+
+    The engine's own shared action objects are recognised by identity, so the usual case costs
+    one dictionary lookup and one comparison (the speed of :meth:`State.apply`).
+    """
+    try:
+        aid = ACTION_IDS[action]  # type: ignore[index]
+    except Exception:  # unhashable or odd objects (a raising __eq__/__hash__): not an action
+        aid = -1
+    if aid >= 0 and (ACTIONS[aid] is action or _same_shape(action, ACTIONS[aid])):
+        return aid
+    raise InvalidActionError(
+        f"{safe_repr(action)} is not a Krumme20 action",
+        params={"value": safe_repr(action), "game": "Krumme20"},
+    )
 
 
 def action_from_id(i: int) -> Action:
     """The action with id ``i``."""
-    if not 0 <= i < NUM_ACTIONS:
-        raise InvalidActionError(f"action id {i} is outside 0..{NUM_ACTIONS - 1}")
+    if type(i) is not int or not 0 <= i < NUM_ACTIONS:
+        raise InvalidActionError(
+            f"action id {safe_repr(i)} is not a whole number from 0 to {NUM_ACTIONS - 1}",
+            code="action.bad_id",
+            params={"value": safe_repr(i), "last": NUM_ACTIONS - 1},
+        )
     return ACTIONS[i]
 
 
@@ -228,49 +271,85 @@ def format_action(action: Action) -> str:
             return "sum down" if down else "sum up"
         case Pass():
             return "pass"
-    raise InvalidActionError(f"{action!r} is not a Krumme20 action")
+    raise InvalidActionError(f"{safe_repr(action)} is not a Krumme20 action",
+                             params={"value": safe_repr(action), "game": "Krumme20"})
 
 
 NOTATION_HELP: Final = ("p2 | f2 | t2 | flip 1:2 | flip s3 | take 1:2 | take s3 | take draw | "
                         "take discard | draw | sitout | low 2 | 33 1,2,4 | sum up | sum down | "
                         "pass")
 
-_WORDS: Final[dict[str, Action]] = {
-    "pass": PASS, "skip": PASS, "no": PASS, "end": PASS, "-": PASS,
-    "draw": DRAW, "d": DRAW, "sitout": SITOUT, "sit out": SITOUT, "sit": SITOUT,
-    "take draw": TAKE_DRAW, "take d": TAKE_DRAW, "take discard": TAKE_DISCARD,
-    "take a": TAKE_DISCARD, "sum up": ClaimSum(False), "sum down": ClaimSum(True),
+GERMAN_WORDS: Final[dict[str, str]] = {
+    "spielen": "p",
+    "fünf": "f",
+    "werfen": "t",
+    "drehen": "flip",
+    "nehmen": "take",
+    "nehmen nachzieh": "take draw",
+    "nehmen abwurf": "take discard",
+    "ziehen": "draw",
+    "aussetzen": "sitout",
+    "klein": "low",
+    "summe oben": "sum up",
+    "summe unten": "sum down",
+    "passen": "pass",
 }
-_INDEX_RE = re.compile(r"^(p|f|t|low)\s*(\d+)$")
-_SEAT_RE = re.compile(r"^(flip|take)\s+(\d+)\s*:\s*(\d+)$")
-_SCORE_RE = re.compile(r"^(flip|take)\s+s\s*(\d+)$")
+"""German command words and the notation each stands for (``spielen 2`` = ``p2``, ``drehen
+1:2`` = ``flip 1:2``, ...). They are read in every language, like the notation itself; the
+German help and ``docs/rules/krumme20.md`` list them."""
+
+_WORDS: Final[dict[str, Action]] = {
+    "pass": PASS, "skip": PASS, "no": PASS, "end": PASS, "-": PASS, "passen": PASS,
+    "draw": DRAW, "d": DRAW, "ziehen": DRAW,
+    "sitout": SITOUT, "sit out": SITOUT, "sit": SITOUT, "aussetzen": SITOUT,
+    "take draw": TAKE_DRAW, "take d": TAKE_DRAW, "nehmen nachzieh": TAKE_DRAW,
+    "take discard": TAKE_DISCARD, "take a": TAKE_DISCARD, "nehmen abwurf": TAKE_DISCARD,
+    "sum up": ClaimSum(False), "summe oben": ClaimSum(False),
+    "sum down": ClaimSum(True), "summe unten": ClaimSum(True),
+}
+_INDEX_RE = re.compile(r"^(spielen|fünf|fuenf|werfen|klein|low|p|f|t)\s*(\d+)$")
+_INDEX_KIND: Final = {"spielen": "p", "fünf": "f", "fuenf": "f", "werfen": "t", "klein": "low"}
+_SEAT_RE = re.compile(r"^(flip|take|drehen|nehmen)\s+(\d+)\s*:\s*(\d+)$")
+_SCORE_RE = re.compile(r"^(flip|take|drehen|nehmen)\s+s\s*(\d+)$")
+_FLIP_WORDS: Final = frozenset({"flip", "drehen"})
 _CLAIM_RE = re.compile(r"^33\s+(\d+)\s*[, ]\s*(\d+)\s*[, ]\s*(\d+)$")
+_DIGITS_MAX: Final = 6
+"""Longer numbers than this are no card or seat (and are not converted, however long)."""
 
 
-def _card_number(text: str, raw: str, limit: int) -> int:
-    n = int(text)
-    if not 1 <= n <= limit:
-        raise InvalidActionError(f"{raw!r}: cards are counted from 1 to {limit}")
-    return n - 1
+def _shown(raw: str) -> str:
+    """The player's text as an error quotes it: stripped and, when very long, cut."""
+    text = raw.strip()
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _number(text: str, raw: str, limit: int) -> int:
+    """A card number counted from 1 (``text``, digits) as a 0-based index up to ``limit``."""
+    if len(text) > _DIGITS_MAX or not 1 <= int(text) <= limit:
+        raise REASONS.error(InvalidActionError, "k20.card_number", text=_shown(raw), limit=limit)
+    return int(text) - 1
 
 
 def parse_notation(text: str) -> Action:
-    """Read the notation without looking at a state (syntax only).
+    """Read the notation (or its German words) without looking at a state (syntax only).
 
     >>> parse_notation("P2"), parse_notation("flip 1:3"), parse_notation("33 4,1,2")
     (Play(index=1), Flip(seat=1, index=2), Claim33(indices=(0, 1, 3)))
-    >>> parse_notation("take s2")
-    TakeScore(index=1)
+    >>> parse_notation("take s2"), parse_notation("nehmen s2"), parse_notation("Passen")
+    (TakeScore(index=1), TakeScore(index=1), Pass())
     """
+    if not isinstance(text, str):
+        raise REASONS.error(InvalidActionError, "k20.unreadable", text=safe_repr(text),
+                            examples=NOTATION_HELP)
     raw = text
     text = " ".join(text.strip().lower().split())
     if not text:
-        raise InvalidActionError(f"empty move; moves look like: {NOTATION_HELP}")
+        raise REASONS.error(InvalidActionError, "k20.empty", examples=NOTATION_HELP)
     if text in _WORDS:
         return _WORDS[text]
     if m := _INDEX_RE.match(text):
-        index = _card_number(m.group(2), raw, MAX_HAND)
-        kind = m.group(1)
+        index = _number(m.group(2), raw, MAX_HAND)
+        kind = _INDEX_KIND.get(m.group(1), m.group(1))
         if kind == "p":
             return Play(index)
         if kind == "f":
@@ -279,17 +358,19 @@ def parse_notation(text: str) -> Action:
             return Throw(index)
         return Lowest(index)
     if m := _SEAT_RE.match(text):
+        if len(m.group(2)) > _DIGITS_MAX or int(m.group(2)) >= MAX_SEATS:
+            raise REASONS.error(InvalidActionError, "k20.seat_number", text=_shown(raw),
+                                last=MAX_SEATS - 1)
+        index = _number(m.group(3), raw, MAX_HAND)
         seat = int(m.group(2))
-        if seat >= MAX_SEATS:
-            raise InvalidActionError(f"{raw!r}: seats are 0 to {MAX_SEATS - 1}")
-        index = _card_number(m.group(3), raw, MAX_HAND)
-        return Flip(seat, index) if m.group(1) == "flip" else Take(seat, index)
+        return Flip(seat, index) if m.group(1) in _FLIP_WORDS else Take(seat, index)
     if m := _SCORE_RE.match(text):
-        index = _card_number(m.group(2), raw, MAX_SCORE)
-        return FlipScore(index) if m.group(1) == "flip" else TakeScore(index)
+        index = _number(m.group(2), raw, MAX_SCORE)
+        return FlipScore(index) if m.group(1) in _FLIP_WORDS else TakeScore(index)
     if m := _CLAIM_RE.match(text):
-        picked = sorted({_card_number(g, raw, MAX_HAND) for g in m.groups()})
+        picked = sorted({_number(g, raw, MAX_HAND) for g in m.groups()})
         if len(picked) != 3:
-            raise InvalidActionError(f"{raw!r}: name three different personal cards")
+            raise REASONS.error(InvalidActionError, "k20.claim_distinct", text=_shown(raw))
         return Claim33((picked[0], picked[1], picked[2]))
-    raise InvalidActionError(f"cannot read {raw!r}; moves look like: {NOTATION_HELP}")
+    raise REASONS.error(InvalidActionError, "k20.unreadable", text=_shown(raw),
+                        examples=NOTATION_HELP)

@@ -3,53 +3,32 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
-from kartentisch.core.errors import IllegalActionError, InvalidOptionsError
+from kartentisch.core.documents import Document
+from kartentisch.core.errors import InvalidOptionsError
 from kartentisch.core.protocol import Game, GameSpec
+from kartentisch.core.reasons import Reasons
 from kartentisch.games.krumme20 import actions as acts
-from kartentisch.games.krumme20.cards import DECKS
+from kartentisch.games.krumme20.documents import K20ObservationDocument, K20PositionDocument
 from kartentisch.games.krumme20.observation import K20Observation
 from kartentisch.games.krumme20.observation import sample_world as _sample_world
+from kartentisch.games.krumme20.options import K20Options
 from kartentisch.games.krumme20.position import state_from_json
+from kartentisch.games.krumme20.reasons import REASONS
 from kartentisch.games.krumme20.rollout import rollout_action as _rollout_action
 from kartentisch.games.krumme20.search import SEARCH_DEFAULTS
 from kartentisch.games.krumme20.search import evaluate as _evaluate
 from kartentisch.games.krumme20.search import search_candidates as _search_candidates
 from kartentisch.games.krumme20.state import K20State
 
-
-@dataclass(frozen=True, slots=True)
-class K20Options:
-    """Rules options. Every field is a point the advanced rules sheet leaves open (ASSUMED).
-
-    The defaults are the reconstruction documented in ``docs/rules/krumme20.md``.
-    """
-
-    deck: str = field(default="pairs", metadata={"choices": DECKS})
-    """``pairs``: every pair of 0-5, doubles 4x, mixed 2x; ``doubles``: both sides equal."""
-    target: int = field(default=20, metadata={"choices": (10, 15, 20, 25, 30)})
-    """The total that scores (the base game used 10). The second card is played on
-    ``target - 5`` and Σ claims must sum to ``target``."""
-    play_flips: bool = True
-    """A played (or thrown) card is turned over and counts by its former down side."""
-    second_five: str = field(default="any", metadata={"choices": ("any", "after_five")})
-    """``any``: after any play that leaves the total at 15 (the sheet's example);
-    ``after_five``: only when the card just played was a 5."""
-    foul_keeps_action: bool = False
-    """Whether a play that is a foul still grants its special action."""
-    peek_own: bool = False
-    """Whether a player knows the down sides of cards that came into their personal cards."""
-    draw_top_visible: bool = True
-    """Whether the up side of the draw pile's top card is seen by everybody."""
-    end: str = field(default="final_lap", metadata={"choices": ("final_lap", "immediate")})
-    """When the draw pile runs out: one more turn each (``final_lap``), or the game ends
-    with the current turn (``immediate``)."""
-    turn_limit: int = 200
-    """After this many turns the final lap begins even if cards remain (0: no limit).
-    A safeguard: actions can bring cards back, so play is not bounded otherwise."""
+_ACTIONS: Final = acts.ACTIONS
+_BY_IDENTITY: Final[dict[int, int]] = {id(a): i for i, a in enumerate(_ACTIONS)}
+"""The id of each shared action object by its identity (the objects live as long as ACTIONS)."""
+_OWN_CARD = re.compile(r"^(flip|drehen)\s+h\s*(\d+)$")
+"""``flip h2``: the mover's own personal card 2."""
 
 
 class Krumme20(Game[K20State, acts.Action, K20Observation]):
@@ -62,12 +41,21 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
     options: K20Options
     search_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = SEARCH_DEFAULTS
     """The search bots' default parameters for this game."""
+    reasons: ClassVar[Reasons] = REASONS
+    position_document: ClassVar[type[Document]] = K20PositionDocument
+    """The type of ``state.to_json()`` (read by :meth:`state_from_json`)."""
+    observation_document: ClassVar[type[Document]] = K20ObservationDocument
+    """The type of ``state.observation(seat).to_json()``."""
 
     def validate_options(self) -> None:
         if self.options.turn_limit < 0:
-            raise InvalidOptionsError("option 'turn_limit' must be 0 (none) or more turns")
+            raise InvalidOptionsError(
+                "option 'turn_limit' must be 0 (none) or more turns",
+                code="options.bad_choice",
+                params={"name": "turn_limit", "value": self.options.turn_limit,
+                        "allowed": "0, 1, 2, ..."})
 
-    def new_initial_state(self, seed: int) -> K20State:
+    def create_state(self, seed: int) -> K20State:
         return K20State(self, seed)
 
     def sample_world(self, observation: K20Observation, rng: random.Random) -> K20State:
@@ -83,25 +71,40 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
     def action_from_id(self, action_id: int) -> acts.Action:
         return acts.action_from_id(action_id)
 
+    def checked_action_id(self, action: object) -> int:
+        # Fast path for the engine's own shared action objects (what legal_actions hands
+        # out): found by identity, which needs no call of the dataclass's Python-level
+        # __hash__; the identity check guards against a reused id(). Anything else gets the
+        # full check by value.
+        aid = _BY_IDENTITY.get(id(action))
+        if aid is not None and _ACTIONS[aid] is action:
+            return aid
+        return acts.checked_action_id(action)
+
     def format_action(self, action: acts.Action, state: K20State | None = None) -> str:
         return acts.format_action(action)
 
     def parse_action(self, text: str, state: K20State) -> acts.Action:
         """Read a move for the player to act in ``state``.
 
-        Shortcuts: a bare number ``2`` means ``p2`` when a card must be played; ``h2`` in
-        ``flip h2`` means the mover's own personal card 2.
+        The notation and its German words are read (see :mod:`.actions`). Shortcuts: a bare
+        number ``2`` means ``p2`` when a card must be played; ``h2`` in ``flip h2`` (``drehen
+        h2``) means the mover's own personal card 2. A move that is not legal now raises the
+        state's coded :meth:`~K20State.why_illegal` error.
         """
-        cleaned = " ".join(text.strip().lower().split())
+        state.check_actor(None)  # a finished game takes no move, whatever the text says
+        cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else text
         seat = state.current_player
-        if cleaned.isdigit() and state.phase == "turn":
-            cleaned = "p" + cleaned
-        if cleaned.startswith("flip h") and seat >= 0:
-            cleaned = f"flip {seat}:{cleaned[6:].strip()}"
-        parsed = acts.parse_notation(cleaned if cleaned != text else text)
-        if parsed not in state.legal_actions():
-            raise IllegalActionError(state.explain_illegal(parsed))
-        return parsed
+        if isinstance(cleaned, str):
+            if cleaned.isdigit() and state.phase == "turn":
+                cleaned = "p" + cleaned
+            if (m := _OWN_CARD.match(cleaned)) and seat >= 0:
+                cleaned = f"{m.group(1)} {seat}:{m.group(2)}"
+        parsed = acts.parse_notation(cleaned)
+        aid = acts.checked_action_id(parsed)
+        if not state.is_legal_id(aid):
+            raise state.why_illegal(parsed)
+        return acts.ACTIONS[aid]
 
     def state_from_json(self, document: Mapping[str, Any]) -> K20State:
         return state_from_json(document)
@@ -114,6 +117,7 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
         """The search playouts' fast heuristic-like policy (rollout ``"game"``)."""
         return _rollout_action(state, ids, rng)
 
-    def search_candidates(self, observation: K20Observation, ids: list[int]) -> list[int] | None:
+    def search_candidates(self, observation: K20Observation,
+                          ids: Sequence[int]) -> list[int] | None:
         """The actions worth a search (``None``: all); see ``search.TRUSTED_PHASES``."""
         return _search_candidates(self, observation, ids)

@@ -4,7 +4,8 @@ Every card's place is public (personal cards, score piles, the Ablagestapel, the
 Abwurfstapel and the draw pile are all open to count). A side is shown to a seat only if that
 seat knows it: a side that ever faced up where everybody could see it is known to all; with
 the option ``peek_own`` an owner also knows the down sides of their own cards. Who knows a
-side is public (everybody saw who looked), its number is not.
+side is public (everybody saw who looked), its number is not. A spectator (seat ``None``)
+sees exactly the sides every player knows.
 """
 
 from __future__ import annotations
@@ -15,8 +16,19 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from kartentisch.core.errors import InvalidPositionError
+from kartentisch.core.protocol import OBSERVATION_FORMAT
+from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.krumme20.cards import DECK_SIZE, card_text, pair_counts, pair_key
-from kartentisch.games.krumme20.state import PASS_ID, K20State
+from kartentisch.games.krumme20.state import OVER, K20State
+
+
+def seats_of(mask: int) -> list[int]:
+    """The seats in a knowledge bitmask, in order.
+
+    >>> seats_of(0b101)
+    [0, 2]
+    """
+    return [s for s in range(mask.bit_length()) if mask >> s & 1]
 
 
 class CardView(NamedTuple):
@@ -37,9 +49,9 @@ class CardView(NamedTuple):
         return card_text(self.up, self.down) + ("x" if self.cross else "")
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dictionary."""
-        return {"up": self.up, "down": self.down, "up_known": self.up_known,
-                "down_known": self.down_known, "cross": self.cross}
+        """A JSON-ready dictionary (the knowledge masks as lists of seats)."""
+        return {"up": self.up, "down": self.down, "up_known": seats_of(self.up_known),
+                "down_known": seats_of(self.down_known), "cross": self.cross}
 
 
 Pile = tuple[CardView, ...]
@@ -47,9 +59,9 @@ Pile = tuple[CardView, ...]
 
 @dataclass(frozen=True, slots=True)
 class K20Observation:
-    """One seat's view of a Krumme20 game."""
+    """One seat's view of a Krumme20 game (``seat`` None: a spectator's)."""
 
-    seat: int
+    seat: int | None
     players: int
     current_player: int
     turn_player: int
@@ -81,8 +93,8 @@ class K20Observation:
 
     @property
     def hand(self) -> Pile:
-        """The viewer's own personal cards."""
-        return self.hands[self.seat]
+        """The viewer's own personal cards (none for a spectator)."""
+        return () if self.seat is None else self.hands[self.seat]
 
     @property
     def draw_size(self) -> int:
@@ -90,12 +102,13 @@ class K20Observation:
         return len(self.draw_pile)
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dictionary."""
+        """A JSON-ready dictionary (:class:`~.documents.K20ObservationDocument`)."""
 
         def pile(cards: Pile) -> list[dict[str, Any]]:
             return [c.to_json() for c in cards]
 
         return {
+            "format": OBSERVATION_FORMAT,
             "game": "krumme20",
             "seat": self.seat,
             "players": self.players,
@@ -122,16 +135,17 @@ class K20Observation:
         }
 
 
-def observe(state: K20State, seat: int) -> K20Observation:
-    """The observation of ``seat``."""
-    if not 0 <= seat < state.game.players:
-        raise ValueError(f"seat {seat} does not exist; seats are 0..{state.game.players - 1}")
+def observe(state: K20State, seat: int | None) -> K20Observation:
+    """The observation of ``seat`` (``None``: a spectator, who sees what everybody knows)."""
+    if seat is not None:
+        state.game.check_seat(seat)
     face, back, kup, kdown, cross = state.face, state.back, state.kup, state.kdown, state.cross
-    bit = 1 << seat
+    # A side is shown when its mask holds all of ``need``: the seat's bit, or every bit.
+    need = state.all_mask if seat is None else 1 << seat
 
     def view(cards: list[int], crosswise: bool = False) -> Pile:
-        return tuple(CardView(face[c] if kup[c] & bit else None,
-                              back[c] if kdown[c] & bit else None,
+        return tuple(CardView(face[c] if kup[c] & need == need else None,
+                              back[c] if kdown[c] & need == need else None,
                               kup[c], kdown[c], cross[c] if crosswise else False)
                      for c in cards)
 
@@ -204,8 +218,7 @@ def _max_flow_feasible(need: dict[int, int], remaining: Counter[tuple[int, int]]
     return True
 
 
-def sample_world(game: Any, obs: K20Observation, rng: random.Random,
-                 attempts: int = 50) -> K20State:
+def sample_world(game: Any, obs: K20Observation, rng: random.Random) -> K20State:
     """A full state that ``obs``'s viewer cannot tell apart from the real one.
 
     Sides the viewer knows are kept. Cards with one known side get a remaining pair type
@@ -213,19 +226,11 @@ def sample_world(game: Any, obs: K20Observation, rng: random.Random,
     checked to leave a consistent completion); cards with no known side get the rest in a
     random order and orientation. Knowledge masks, places and the turn's steps are copied.
 
-    When another player is to decide, the engine would have skipped the step had they no
-    real choice by what *they* know; worlds where that happens are rejected and drawn again
-    (up to ``attempts`` times; then that player may only pass).
+    Every such world has the observation's current step: whether a step is skipped depends
+    on public knowledge only (see ``K20State._legal_now``), so no world has to be rejected;
+    when another player is to decide, the world may offer them ``pass`` alone.
     """
-    world = _sample_once(game, obs, rng)
-    for _ in range(attempts):
-        ids = world.legal_action_ids()
-        if obs.phase == "over" or (ids and ids != [PASS_ID]):
-            return world
-        world = _sample_once(game, obs, rng)
-    if not world.legal_action_ids():
-        world._legal = [PASS_ID]
-    return world
+    return _sample_once(game, obs, rng)
 
 
 def _sample_once(game: Any, obs: K20Observation, rng: random.Random) -> K20State:
@@ -277,7 +282,7 @@ def _sample_once(game: Any, obs: K20Observation, rng: random.Random) -> K20State
     for k, (a, b) in zip(unknown, rest, strict=True):
         values[k] = (a, b) if rng.getrandbits(1) else (b, a)
 
-    state = K20State(game, rng.getrandbits(63), deal_now=False)
+    state = K20State(game, rng.randint(0, SEED_MAX), deal_now=False)
     next_id = 0
 
     def place(pile: Pile) -> list[int]:
@@ -310,5 +315,8 @@ def _sample_once(game: Any, obs: K20Observation, rng: random.Random) -> K20State
     state.final_turns = obs.final_turns
     state.turns = obs.turns
     state.fouls = list(obs.fouls)
-    state._legal = [] if obs.phase == "over" else None
+    every = state.all_mask
+    state.secrets = game.options.peek_own or any(
+        m not in (0, every) for m in (*state.kup, *state.kdown))
+    state._legal = () if obs.phase == OVER else None
     return state

@@ -23,8 +23,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from kartentisch.core.errors import InvalidOptionsError, InvalidPositionError
-from kartentisch.games.krumme20.actions import MAX_HAND
+import msgspec
+
+from kartentisch.core.documents import impossible, read_document
+from kartentisch.core.errors import InvalidOptionsError, InvalidPositionError, safe_repr
+from kartentisch.core.protocol import TERMINAL
 from kartentisch.games.krumme20.cards import (
     DECK_SIZE,
     card_text,
@@ -32,18 +35,13 @@ from kartentisch.games.krumme20.cards import (
     pair_key,
     parse_card_text,
 )
-from kartentisch.games.krumme20.state import (
-    FOUL,
-    LOSS,
-    OVER,
-    PASS_ID,
-    PHASES,
-    SITOUT,
-    TURN,
-    K20State,
+from kartentisch.games.krumme20.documents import (
+    POSITION_FORMAT,
+    K20CardDocument,
+    K20PositionDocument,
 )
+from kartentisch.games.krumme20.state import FOUL, LOSS, OVER, SITOUT, K20State
 
-POSITION_FORMAT = "kartentisch-position/1"
 _OTHER_SEAT_PHASES = (FOUL, LOSS, SITOUT)
 
 
@@ -87,95 +85,78 @@ def state_to_json(state: K20State) -> dict[str, Any]:
     }
 
 
-def _fail(message: str) -> InvalidPositionError:
-    return InvalidPositionError(message)
-
-
-def _int(doc: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
-    value = doc.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(f"{key!r} must be a whole number from {lo} to {hi}, not {value!r}")
-    return value
-
-
-def _bool(doc: Mapping[str, Any], key: str, default: bool) -> bool:
-    value = doc.get(key, default)
-    if not isinstance(value, bool):
-        raise _fail(f"{key!r} must be true or false, not {value!r}")
-    return value
-
-
-def state_from_json(doc: Mapping[str, Any]) -> K20State:
-    """Read a position document; raises ``InvalidPositionError`` naming the problem."""
+def _check_header(doc: object) -> None:
+    """The core's codes for a document of another format or game (before the full check)."""
     if not isinstance(doc, Mapping):
-        raise _fail("a position must be a JSON object")
-    if doc.get("format") != POSITION_FORMAT:
-        raise _fail(f"'format' must be {POSITION_FORMAT!r}, not {doc.get('format')!r}")
-    if doc.get("game") != "krumme20":
-        raise _fail(f"'game' must be 'krumme20', not {doc.get('game')!r}")
-    n = _int(doc, "players", 2, 6)
+        return
+    found = doc.get("format", POSITION_FORMAT)
+    if found != POSITION_FORMAT:
+        raise InvalidPositionError(
+            f"unknown position format {safe_repr(found)}; expected {POSITION_FORMAT}",
+            code="position.wrong_format",
+            params={"found": safe_repr(found), "expected": POSITION_FORMAT})
+    found = doc.get("game", "krumme20")
+    if found != "krumme20":
+        raise InvalidPositionError(
+            f"this is a position of {safe_repr(found)}, not of krumme20",
+            code="position.wrong_game", params={"found": safe_repr(found), "expected": "krumme20"})
+
+
+def state_from_json(doc: object) -> K20State:
+    """Read a position document; raises ``InvalidPositionError`` naming the first problem.
+
+    The document's shape and value ranges are checked by its type
+    (:class:`~.documents.K20PositionDocument`); this function then checks what a type
+    cannot say, each problem reported with :func:`~kartentisch.core.documents.impossible`.
+    """
+    _check_header(doc)
+    d = read_document(doc, K20PositionDocument, what="position")
+    n = d.players
     from kartentisch.games.krumme20.game import Krumme20
 
-    options = doc.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise _fail("'options' must be an object")
     try:
-        game = Krumme20(n, options)
-    except InvalidOptionsError as exc:
-        raise _fail(f"options: {exc}") from None
+        game = Krumme20(n, msgspec.structs.asdict(d.options))
+    except InvalidOptionsError as exc:  # a combination the types cannot refuse
+        raise InvalidPositionError(f"options: {exc}", code=exc.code, params=exc.params) from None
     opts = game.options
     every = (1 << n) - 1
-    state = K20State(game, _int(doc, "seed", 0, 2**63, 0), deal_now=False)
+    state = K20State(game, d.seed, deal_now=False)
     next_id = 0
 
-    def mask(value: Any, where: str) -> int:
-        if not isinstance(value, list) or not all(
-                isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in value):
-            raise _fail(f"{where}: must list seats 0..{n - 1}")
+    def mask(seats: tuple[int, ...], where: str) -> int:
         m = 0
-        for s in value:
+        for s in seats:
+            if s >= n:
+                raise impossible(f"{where}: seat {s} does not play (seats are 0 to {n - 1})",
+                                 seat=s, last=n - 1)
             m |= 1 << s
         return m
 
-    def read_pile(value: Any, where: str, *, owner: int | None = None, score: bool = False,
-                  draw: bool = False) -> list[int]:
+    def read_pile(pile: list[str | K20CardDocument], where: str, *, owner: int | None = None,
+                  score: bool = False, draw: bool = False) -> list[int]:
         nonlocal next_id
-        if not isinstance(value, list):
-            raise _fail(f"{where} must be a list of cards")
         ids = []
-        for i, entry in enumerate(value):
+        for i, entry in enumerate(pile):
             at = f"{where}[{i}]"
             if next_id >= DECK_SIZE:
-                raise _fail(f"{at}: more than {DECK_SIZE} cards in the position")
-            cross = False
+                raise impossible(f"{at}: more than {DECK_SIZE} cards in the position",
+                                 cards=DECK_SIZE)
             if isinstance(entry, str):
-                text = entry.strip()
-                if text.endswith("x"):
-                    cross, text = True, text[:-1]
+                cross = entry.endswith("x")
+                text = entry[:-1] if cross else entry
                 up_k = every
-                if draw and not (i == len(value) - 1 and opts.draw_top_visible):
+                if draw and not (i == len(pile) - 1 and opts.draw_top_visible):
                     up_k = 0
                 down_k = (1 << owner) if owner is not None and opts.peek_own else 0
-            elif isinstance(entry, Mapping):
-                raw = entry.get("card")
-                if not isinstance(raw, str):
-                    raise _fail(f"{at}: 'card' must be text like '3/1'")
-                text = raw
-                up_k = mask(entry.get("up_known", []), f"{at} up_known")
-                down_k = mask(entry.get("down_known", []), f"{at} down_known")
-                cross = entry.get("cross", False)
-                if not isinstance(cross, bool):
-                    raise _fail(f"{at}: 'cross' must be true or false")
             else:
-                raise _fail(f"{at} must be a card like '3/1' or an object")
-            try:
-                up, down = parse_card_text(text)
-            except ValueError as exc:
-                raise _fail(f"{at}: {exc}") from None
+                text, cross = entry.card, entry.cross
+                up_k = mask(entry.up_known, f"{at} up_known")
+                down_k = mask(entry.down_known, f"{at} down_known")
+            up, down = parse_card_text(text)  # the document type allows only "a/b", a, b 0-5
             if cross and not score:
-                raise _fail(f"{at}: only a card on a score pile can lie crosswise")
+                raise impossible(f"{at}: only a card on a score pile can lie crosswise")
             if not draw and up_k != every:
-                raise _fail(f"{at}: a card outside the draw pile shows its up side to all")
+                raise impossible(f"{at}: a card outside the draw pile shows its up side to all")
             c = next_id
             next_id += 1
             state.face[c], state.back[c] = up, down
@@ -183,88 +164,95 @@ def state_from_json(doc: Mapping[str, Any]) -> K20State:
             ids.append(c)
         return ids
 
-    def per_seat(key: str, default: Any = None) -> list[Any]:
-        value = doc.get(key, default)
-        if not isinstance(value, list) or len(value) != n:
-            raise _fail(f"{key!r} must be a list with one entry per player ({n})")
+    def per_seat(key: str, value: list[Any] | None, default: list[Any]) -> list[Any]:
+        if value is None:
+            return default
+        if len(value) != n:
+            raise impossible(f"{key!r} must have one entry per player ({n}), not {len(value)}",
+                             players=n, count=len(value))
         return value
 
-    state.hands = [read_pile(h, f"hands[{s}]", owner=s) for s, h in enumerate(per_seat("hands"))]
-    for s, h in enumerate(state.hands):
-        if len(h) > MAX_HAND:
-            raise _fail(f"seat {s} holds {len(h)} personal cards; at most {MAX_HAND}")
+    state.hands = [read_pile(h, f"hands[{s}]", owner=s)
+                   for s, h in enumerate(per_seat("hands", d.hands, []))]
     state.scores = [read_pile(p, f"scores[{s}]", score=True)
-                    for s, p in enumerate(per_seat("scores", [[] for _ in range(n)]))]
-    state.ablage = read_pile(doc.get("ablage", []), "'ablage'")
-    state.abwurf = read_pile(doc.get("abwurf", []), "'abwurf'")
-    state.draw = read_pile(doc.get("draw_pile"), "'draw_pile'", draw=True)
+                    for s, p in enumerate(per_seat("scores", d.scores, [[] for _ in range(n)]))]
+    state.ablage = read_pile(d.ablage, "ablage")
+    state.abwurf = read_pile(d.abwurf, "abwurf")
+    state.draw = read_pile(d.draw_pile, "draw_pile", draw=True)
     if next_id != DECK_SIZE:
-        raise _fail(f"the position holds {next_id} cards; the game has {DECK_SIZE}")
+        raise impossible(f"the position holds {next_id} cards; the game has {DECK_SIZE}",
+                         count=next_id, cards=DECK_SIZE)
     have = Counter(pair_key(state.face[c], state.back[c]) for c in range(DECK_SIZE))
     deck = pair_counts(opts.deck)
     if have != deck:
         key = min((have - deck) or (deck - have))
-        raise _fail(f"card {card_text(*key)} appears {have[key]} times; the {opts.deck!r} deck "
-                    f"has {deck[key]}")
+        raise impossible(f"card {card_text(*key)} appears {have[key]} times; the {opts.deck!r}"
+                         f" deck has {deck[key]}", card=card_text(*key), count=have[key],
+                         deck=deck[key])
+    state.secrets = opts.peek_own or any(
+        m not in (0, every) for m in (*state.kup, *state.kdown))
 
     target = opts.target
-    state.total = _int(doc, "total", 0, target - 1, sum(state.face[c] for c in state.ablage))
-    if state.total != sum(state.face[c] for c in state.ablage):
-        raise _fail(f"'total' is {state.total}, but the Ablagestapel's up sides add up to "
-                    f"{sum(state.face[c] for c in state.ablage)}")
-    state.zeros = _int(doc, "zeros", 0, 2, 0)
+    pile_sum = sum(state.face[c] for c in state.ablage)
+    state.total = pile_sum if d.total is None else d.total
+    if state.total != pile_sum:
+        raise impossible(f"'total' is {state.total}, but the Ablagestapel's up sides add up to"
+                         f" {pile_sum}", total=state.total, sum=pile_sum)
+    if state.total >= target:
+        raise impossible(f"the total {state.total} must stay below the target {target}",
+                         total=state.total, target=target)
+    state.zeros = d.zeros
     if state.zeros and (len(state.ablage) < state.zeros
                         or any(state.face[c] for c in state.ablage[-state.zeros:])):
-        raise _fail(f"'zeros' is {state.zeros}, but the Ablagestapel's top cards are not 0s")
-    phase = doc.get("phase", TURN)
-    if phase not in PHASES:
-        raise _fail(f"'phase' must be one of {', '.join(PHASES)}, not {phase!r}")
+        raise impossible(f"'zeros' is {state.zeros}, but the Ablagestapel's top cards are not"
+                         " 0s", zeros=state.zeros)
+    phase = d.phase
     state.phase = phase
-    state.turn = _int(doc, "turn_player", 0, n - 1, 0)
-    state.value = _int(doc, "value", -1, 5, -1)
-    state.second_done = _bool(doc, "second_done", False)
-    state.draws_left = _int(doc, "draws_left", 0, 2, 0)
-    queue = doc.get("queue", [])
-    if not isinstance(queue, list):
-        raise _fail("'queue' must be a list of [phase, seat] steps")
-    for i, step in enumerate(queue):
-        if (not isinstance(step, list) or len(step) != 2 or step[0] not in PHASES
-                or step[0] == OVER or isinstance(step[1], bool)
-                or not isinstance(step[1], int) or not 0 <= step[1] < n):
-            raise _fail(f"queue step {i + 1} must be [phase, seat] with a step phase")
-        if step[0] not in _OTHER_SEAT_PHASES and step[1] != state.turn:
-            raise _fail(f"queue step {i + 1}: {step[0]!r} belongs to the turn player "
-                        f"{state.turn}")
-        state.queue.append((step[0], step[1]))
-    sitting = per_seat("sitting_out", [False] * n)
-    if not all(isinstance(v, bool) for v in sitting):
-        raise _fail("'sitting_out' must hold true or false per player")
-    state.sitting_out = list(sitting)
-    final = doc.get("final_turns")
-    if final is not None:
-        final = _int(doc, "final_turns", 0, n)
-    elif not state.draw and phase != OVER:
-        raise _fail("the draw pile is empty, so 'final_turns' must say how many turns are left")
-    state.final_turns = final
-    state.turns = _int(doc, "turns", 0, 10**6, 1)
-    fouls = per_seat("fouls", [0] * n)
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in fouls):
-        raise _fail("'fouls' must hold a count per player")
-    state.fouls = list(fouls)
+    if d.turn_player >= n:
+        raise impossible(f"'turn_player' {d.turn_player} does not play (seats are 0 to"
+                         f" {n - 1})", seat=d.turn_player, last=n - 1)
+    state.turn = d.turn_player
+    state.value = d.value
+    state.second_done = d.second_done
+    state.draws_left = d.draws_left
+    for i, (kind, seat) in enumerate(d.queue):
+        if seat >= n:
+            raise impossible(f"queue step {i + 1}: seat {seat} does not play", seat=seat)
+        if kind not in _OTHER_SEAT_PHASES and seat != state.turn:
+            raise impossible(f"queue step {i + 1}: {kind!r} belongs to the turn player"
+                             f" {state.turn}", step=i + 1, seat=state.turn)
+        state.queue.append((kind, seat))
+    state.sitting_out = list(per_seat("sitting_out", d.sitting_out, [False] * n))
+    state.final_turns = d.final_turns
+    if state.final_turns is not None and state.final_turns > n:
+        raise impossible(f"'final_turns' is {state.final_turns}; a final lap has at most {n}",
+                         value=state.final_turns, players=n)
+    if state.final_turns is None and not state.draw and phase != OVER:
+        raise impossible("the draw pile is empty, so 'final_turns' must say how many turns"
+                         " are left")
+    state.turns = d.turns
+    state.fouls = list(per_seat("fouls", d.fouls, [0] * n))
 
     if phase == OVER:
-        state._current = 0
-        state._legal = []
+        if d.to_move not in (None, TERMINAL):
+            raise impossible(f"the game is over, so nobody is to move ('to_move' is"
+                             f" {TERMINAL} or left out), not {d.to_move}", seat=d.to_move)
+        state._current = TERMINAL
+        state._legal = ()
         return state
-    to_move = _int(doc, "to_move", 0, n - 1, state.turn)
+    to_move = state.turn if d.to_move is None else d.to_move
+    if not 0 <= to_move < n:
+        raise impossible(f"'to_move' {to_move} is not a seat of this game (0 to {n - 1})",
+                         seat=to_move, last=n - 1)
     if phase in _OTHER_SEAT_PHASES:
         if phase == FOUL and to_move == state.turn:
-            raise _fail("in a 'foul' step the player to move is one of the others")
+            raise impossible("in a 'foul' step the player to move is one of the others")
     elif to_move != state.turn:
-        raise _fail(f"in a {phase!r} step the player to move is the turn player {state.turn}")
+        raise impossible(f"in a {phase!r} step the player to move is the turn player"
+                         f" {state.turn}", seat=state.turn)
     state._current = to_move
     state._legal = None
-    ids = state.legal_action_ids()
-    if not ids or ids == [PASS_ID]:
-        raise _fail(f"seat {to_move} has nothing to decide in a {phase!r} step")
+    if not state.legal_action_ids():
+        raise impossible(f"seat {to_move} has nothing to decide in a {phase!r} step",
+                         seat=to_move)
     return state

@@ -16,6 +16,7 @@ plays against); the fitted log loss is 0.79 against 1.10 for "everybody equal".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from kartentisch.games.krumme20.actions import ACTIONS, action_id
@@ -62,7 +63,7 @@ without gain) in almost every position, and together they are half of a player's
 
 
 def search_candidates(game: Any, observation: K20Observation,
-                      ids: list[int]) -> list[int] | None:
+                      ids: Sequence[int]) -> list[int] | None:
     """The heuristic's move alone in the trusted steps (no search), else no advice."""
     if observation.phase not in TRUSTED_PHASES:
         return None

@@ -19,11 +19,11 @@ down side's), and who knows each side (``kup``/``kdown``, bitmasks of seats).
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, Final
 
-from kartentisch.core.errors import GameOverError, IllegalActionError
+from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
+from kartentisch.core.rng import random_words, shuffled
 from kartentisch.games.krumme20.actions import (
     ACTIONS,
     MAX_HAND,
@@ -48,6 +48,7 @@ from kartentisch.games.krumme20.actions import (
     format_action,
 )
 from kartentisch.games.krumme20.cards import DECK_SIZE, card_text, deck_pairs
+from kartentisch.games.krumme20.reasons import REASONS
 
 if TYPE_CHECKING:
     from kartentisch.games.krumme20.game import Krumme20
@@ -70,21 +71,9 @@ PHASES: Final = (TURN, FLIP, TAKE, DRAW2, THROW, FOUR, FIVE, AFTER, FOUL, LOSS, 
 ACTION_PHASE: Final[dict[int, str]] = {0: FLIP, 1: TAKE, 2: DRAW2, 3: THROW, 4: FOUR}
 """The step a played number opens (a 5's own action is the second card on 15)."""
 
-PHASE_HELP: Final[dict[str, str]] = {
-    TURN: "play a personal card (or show 3/3 or Σ20 first)",
-    FLIP: "action of the 0: turn a card over, or pass",
-    TAKE: "action of the 1: take a card, or pass",
-    DRAW2: "action of the 2: draw a card, or pass to stop",
-    THROW: "action of the 3: throw a further 3, or pass to stop",
-    FOUR: "action of the 4: make the next player sit out, or pass",
-    FIVE: "the total is 15: play a second card as a 5, or pass",
-    AFTER: "after the play: show 3/3 or Σ20, or pass to end the turn",
-    FOUL: "after a foul: put a lowest personal card on your score pile, or pass",
-    LOSS: "compensation for a taken card: draw one, or pass",
-    SITOUT: "compensation for sitting out: draw one (or with 5 cards put a lowest on your "
-            "score pile), or pass",
-    OVER: "the game is over",
-}
+PRIVATE_PHASES: Final = frozenset({THROW, FIVE, AFTER})
+"""Steps whose offer depends on what the acting seat knows (its own down sides, with
+``peek_own``): whether such a step is skipped is decided by public knowledge alone."""
 
 PASS_ID: Final = action_id(Pass())
 _PLAY: Final = action_id(Play(0))
@@ -104,11 +93,6 @@ _SUM_UP: Final = action_id(ClaimSum(False))
 _SUM_DOWN: Final = action_id(ClaimSum(True))
 
 
-def deal_rng(seed: int) -> random.Random:
-    """The generator for the shuffle and the cards' orientation, from the game seed alone."""
-    return random.Random(f"krumme20/{seed}")
-
-
 class K20State(State[Action, "K20Observation"]):
     """A Krumme20 game in progress."""
 
@@ -117,8 +101,8 @@ class K20State(State[Action, "K20Observation"]):
     __slots__ = (
         "_current", "_legal", "ablage", "abwurf", "all_mask", "back", "cross", "draw",
         "draws_left", "events", "face", "final_turns", "fouls", "game", "hands", "history",
-        "kdown", "kup", "phase", "queue", "scores", "second_done", "seed", "sitting_out",
-        "total", "turn", "turns", "value", "zeros",
+        "kdown", "kup", "phase", "queue", "scores", "second_done", "secrets", "seed",
+        "sitting_out", "total", "turn", "turns", "value", "zeros",
     )
 
     def __init__(self, game: Krumme20, seed: int, *, deal_now: bool = True):
@@ -160,7 +144,12 @@ class K20State(State[Action, "K20Observation"]):
         self.turns = 0
         """Turns started so far (sat-out and skipped turns not counted)."""
         self.fouls = [0] * n
-        self._legal: list[int] | None = None
+        self.secrets: bool = bool(game.options.peek_own)
+        """Whether some side may be known to some seats but not to all. Without ``peek_own``
+        every side is known to everybody or to nobody in play (only a position document can
+        say otherwise), and then the public check of a skipped step is not needed."""
+        self._legal: tuple[int, ...] | None = None
+        """The legal ids, computed once per step (an immutable tuple: handed out as it is)."""
         if deal_now:
             self._deal()
 
@@ -197,44 +186,38 @@ class K20State(State[Action, "K20Observation"]):
         won = self.winners()
         return [1.0 / len(won) if s in won else 0.0 for s in range(n)]
 
-    def legal_action_ids(self) -> list[int]:
-        """The legal actions' integer ids (the fast path for search and RL)."""
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
+    def legal_action_ids(self) -> tuple[int, ...]:
+        """The legal actions' integer ids (the fast path for search and RL); a tuple, so a
+        caller cannot change the state's own record of them."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_now()
+        return legal
 
     def legal_actions(self) -> list[Action]:
+        # The shared action objects by subscript: faster than the base's decoding per id.
         return [ACTIONS[i] for i in self.legal_action_ids()]
 
-    def apply(self, action: Action) -> None:
-        if self.phase == OVER:
-            raise GameOverError("the game is over; no more moves")
-        try:
-            aid = action_id(action)
-        except ValueError:
-            raise IllegalActionError(f"{action!r} is not a Krumme20 action") from None
-        if aid not in self.legal_action_ids():
-            raise IllegalActionError(self.explain_illegal(action))
-        self._apply_id(aid)
+    def is_legal_id(self, aid: int) -> bool:
+        # The cached tuple read directly: one method call fewer per checked apply.
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_action_ids()
+        return aid in legal
 
-    def apply_id(self, aid: int) -> None:
-        """Apply the action with id ``aid``; raises if it is not legal."""
-        if self.phase == OVER:
-            raise GameOverError("the game is over; no more moves")
-        if aid not in self.legal_action_ids():
-            raise IllegalActionError(self.explain_illegal(ACTIONS[aid]))
-        self._apply_id(aid)
-
-    def apply_unchecked(self, aid: int) -> None:
-        """Apply a legal action id without checking (for search that generated it itself)."""
-        self._apply_id(aid)
+    def check_actor(self, seat: Seat | None) -> None:
+        # Fast path of the usual call (no seat given, game running); everything else goes
+        # to the base class's one policy.
+        if seat is None and self.phase != OVER:
+            return
+        super().check_actor(seat)
 
     def clone(self) -> K20State:
         other = K20State.__new__(K20State)
         other.game = self.game
         other.seed = self.seed
         other.history = self.history.copy()
-        other.events = self.events.copy()
+        other.events = self.events.copy()  # events are immutable records
         other.all_mask = self.all_mask
         other.face = self.face.copy()
         other.back = self.back.copy()
@@ -254,15 +237,16 @@ class K20State(State[Action, "K20Observation"]):
         other.value = self.value
         other.second_done = self.second_done
         other.draws_left = self.draws_left
-        other.queue = self.queue.copy()
+        other.queue = self.queue.copy()  # of immutable (phase, seat) pairs
         other.sitting_out = self.sitting_out.copy()
         other.final_turns = self.final_turns
         other.turns = self.turns
         other.fouls = self.fouls.copy()
-        other._legal = self._legal
+        other.secrets = self.secrets
+        other._legal = self._legal  # a tuple: sharing it is safe
         return other
 
-    def observation(self, seat: Seat) -> K20Observation:
+    def observation(self, seat: Seat | None) -> K20Observation:
         from kartentisch.games.krumme20.observation import observe
 
         return observe(self, seat)
@@ -293,26 +277,48 @@ class K20State(State[Action, "K20Observation"]):
         return self.face[card], self.kup[card]
 
     # ----------------------------------------------------------------- legal actions
-    def _generate(self) -> list[int]:
+    def _legal_now(self) -> tuple[int, ...]:
+        """The legal ids of the current step.
+
+        A step offering nothing but ``pass`` by what the acting seat knows is still offered
+        (as ``pass`` alone) when by public knowledge it would offer more: otherwise the
+        step's being skipped would tell everybody something about sides only that seat
+        knows (a ``peek_own`` player without a 3 underneath). See :meth:`_next_step`.
+        """
+        if self.phase == OVER:
+            return ()
+        ids = self._generate(1 << self._current)
+        if ids:
+            return tuple(ids)
+        if self.secrets and self.phase in PRIVATE_PHASES and self._generate(self.all_mask):
+            return (PASS_ID,)
+        return ()
+
+    def _generate(self, know: int) -> list[int]:
+        """The ids a seat whose knowledge is ``know`` may choose now: ``1 << seat`` for the
+        acting seat, ``all_mask`` for what everybody knows. A side counts as known when its
+        knowledge mask holds all of ``know``'s bits. Empty when only ``pass`` is left (the
+        step is then skipped); otherwise ``pass`` comes last where it is allowed."""
         phase = self.phase
-        if phase == OVER:
-            return []
         seat = self._current
         hand = self.hands[seat]
         n_hand = len(hand)
         opts = self.game.options
-        bit = 1 << seat
         ids: list[int] = []
         if phase == TURN:
             if hand:
-                plays = [i for i in range(n_hand) if not self._visible_play_foul(seat, hand[i])]
-                if not plays:  # every card is a foul: the play is still obligatory
-                    plays = list(range(n_hand))
-                ids.extend(_PLAY + i for i in plays)
-            ids.extend(self._claim_ids(seat))
+                # A play is left out only when its counting side is known to the mover (then
+                # _visible_play_foul decides); the mask test first spares most method calls.
+                bit = 1 << seat
+                masks = self.kdown if opts.play_flips else self.kup
+                ids = [_PLAY + i for i, c in enumerate(hand)
+                       if not (masks[c] & bit and self._visible_play_foul(seat, c))]
+                if not ids:  # every card is a foul: the play is still obligatory
+                    ids = list(range(_PLAY, _PLAY + n_hand))
+            ids.extend(self._claim_ids(seat, know))
             return ids
         if phase == AFTER:
-            ids.extend(self._claim_ids(seat))
+            ids.extend(self._claim_ids(seat, know))
         elif phase == FLIP:
             for s in range(self.game.players):
                 base = _FLIP + s * MAX_HAND
@@ -335,7 +341,7 @@ class K20State(State[Action, "K20Observation"]):
         elif phase == THROW:
             for i in range(n_hand):
                 number, known = self.counting_side(hand[i])
-                if number == 3 or not known & bit:
+                if number == 3 or known & know != know:
                     ids.append(_THROW + i)
         elif phase == FOUR:
             ids.append(_SITOUT)
@@ -344,7 +350,7 @@ class K20State(State[Action, "K20Observation"]):
                     and (opts.second_five == "any" or self.value == 5)):
                 for i in range(n_hand):
                     number, known = self.counting_side(hand[i])
-                    if number == 5 or not known & bit:
+                    if number == 5 or known & know != know:
                         ids.append(_SECOND + i)
         elif phase == FOUL:
             ids.extend(_LOWEST + i for i in self._lowest(seat))
@@ -354,7 +360,7 @@ class K20State(State[Action, "K20Observation"]):
             if n_hand == MAX_HAND:
                 ids.extend(_LOWEST + i for i in self._lowest(seat))
         if not ids:
-            return []
+            return ids
         ids.append(PASS_ID)
         return ids
 
@@ -392,91 +398,134 @@ class K20State(State[Action, "K20Observation"]):
             total += self.back[card]
         return total > target
 
-    def _claim_ids(self, seat: int) -> list[int]:
-        """Claims (3/3, Σ20) that ``seat`` can make by what it can see."""
+    def _claim_ids(self, seat: int, know: int) -> list[int]:
+        """Claims (3/3, Σ20) that a seat knowing ``know`` can make by what it can see."""
         hand = self.hands[seat]
-        n_hand = len(hand)
+        if not hand:
+            return []
         ids: list[int] = []
+        face, back, kdown = self.face, self.back, self.kdown
+        n_hand = len(hand)
         if n_hand >= 3:
-            bit = 1 << seat
-            face, back, kdown = self.face, self.back, self.kdown
-            ok = [face[c] == 3 and (back[c] == 3 or not kdown[c] & bit) for c in hand]
+            ok = [face[c] == 3 and (back[c] == 3 or kdown[c] & know != know) for c in hand]
             if sum(ok) >= 3:
                 for k, t in enumerate(TRIPLES):
                     if t[2] < n_hand and ok[t[0]] and ok[t[1]] and ok[t[2]]:
                         ids.append(_CLAIM33 + k)
-        if n_hand:
-            target = self.game.options.target
-            if sum(self.face[c] for c in hand) == target:
-                ids.append(_SUM_UP)
-            known_sum = 0
-            unknown = 0
-            for c in hand:
-                if self.knows_down(seat, c):
-                    known_sum += self.back[c]
-                else:
-                    unknown += 1
-            if known_sum <= target <= known_sum + 5 * unknown:
-                ids.append(_SUM_DOWN)
+        # Both sums in one pass over the hand (this runs twice per turn).
+        up_sum = known_sum = unknown = 0
+        for c in hand:
+            up_sum += face[c]
+            if kdown[c] & know == know:
+                known_sum += back[c]
+            else:
+                unknown += 1
+        target = self.game.options.target
+        if up_sum == target:
+            ids.append(_SUM_UP)
+        if known_sum <= target <= known_sum + 5 * unknown:
+            ids.append(_SUM_DOWN)
         return ids
 
-    def explain_illegal(self, action: Action) -> str:
-        """Why ``action`` is not legal now, and what is allowed instead."""
-        text = format_action(action)
+    # ----------------------------------------------------------------- why not
+    def why_illegal(self, action: Action) -> IllegalActionError:
+        """The coded error saying why ``action`` is not legal now (see :mod:`.reasons`).
+
+        Every error carries ``move`` (the action in notation) and ``legal`` (the list of the
+        legal moves in notation); the rest of its params name cards and seats as the
+        notation counts them.
+        """
         seat = self._current
         hand = self.hands[seat]
-        legal = ", ".join(format_action(a) for a in self.legal_actions()) or "nothing"
-        where = f"seat {seat} ({PHASE_HELP[self.phase]})"
-        reason = "it does not fit this step"
+        phase = self.phase
+        opts = self.game.options
+        base: dict[str, object] = {
+            "move": format_action(action),
+            "legal": [format_action(ACTIONS[i]) for i in self.legal_action_ids()],
+        }
+
+        def error(code: str, **params: object) -> IllegalActionError:
+            return REASONS.error(IllegalActionError, code, **base, **params)
+
         index = getattr(action, "index", None)
-        if isinstance(action, Play | Second | Throw | Lowest) and index is not None \
-                and index >= len(hand):
-            reason = f"you hold {len(hand)} personal card(s)"
-        elif isinstance(action, Play) and self.phase == TURN:
-            number, _ = self.counting_side(hand[action.index])
-            if number:
-                reason = (f"you know it counts {number}: the total would go from "
-                          f"{self.total} over {self.game.options.target}, a foul you can see")
-            else:
-                reason = ("as the third 0 in a row it would turn the 0s over and, as you "
-                          f"can see, take the total over {self.game.options.target}")
-        elif isinstance(action, Flip | Take) and self.phase in (FLIP, TAKE) and (
-                action.seat >= self.game.players
-                or action.index >= len(self.hands[action.seat])):
+        if isinstance(action, Play | Second | Throw | Lowest) and index is not None and (
+                (type(action) is Play and phase == TURN)
+                or (type(action) is Second and phase == FIVE)
+                or (type(action) is Throw and phase == THROW)
+                or (type(action) is Lowest and phase in (FOUL, SITOUT))):
+            if index >= len(hand):
+                return error("k20.no_such_card", card=index + 1, count=len(hand))
+            card = hand[index]
+            number, _known = self.counting_side(card)
+            if type(action) is Play:
+                if number:
+                    return error("k20.visible_foul", card=index + 1, number=number,
+                                 total=self.total, target=opts.target)
+                return error("k20.visible_foul_zeros", card=index + 1, target=opts.target)
+            if type(action) is Second:
+                return error("k20.known_not_five", card=index + 1)
+            if type(action) is Throw:
+                return error("k20.known_not_three", card=index + 1)
+            if phase == SITOUT and len(hand) < MAX_HAND:
+                return error("k20.lowest_needs_full_hand", limit=MAX_HAND)
+            return error("k20.not_lowest", card=index + 1,
+                         lowest=min(self.face[c] for c in hand))
+        if isinstance(action, Pass) and phase == TURN:
+            return error("k20.must_play")
+        if isinstance(action, Claim33 | ClaimSum) and phase in (TURN, AFTER):
+            if isinstance(action, Claim33):
+                if action.indices[2] >= len(hand):
+                    return error("k20.no_such_card", card=action.indices[2] + 1,
+                                 count=len(hand))
+                return error("k20.claim33_wrong")
+            return error("k20.claim_sum_wrong", target=opts.target)
+        if isinstance(action, Flip | Take) and phase == (FLIP if type(action) is Flip else TAKE):
+            if type(action) is Take and len(hand) >= MAX_HAND:
+                return error("k20.hand_full", limit=MAX_HAND)
             if action.seat >= self.game.players:
-                reason = f"seats are 0 to {self.game.players - 1}"
-            else:
-                reason = (f"seat {action.seat} holds {len(self.hands[action.seat])} "
-                          "personal card(s)")
-        elif isinstance(action, FlipScore | TakeScore) and self.phase in (FLIP, TAKE) \
-                and action.index >= len(self.scores[seat]):
-            reason = f"your score pile holds {len(self.scores[seat])} card(s)"
-        elif isinstance(action, Second) and self.phase == FIVE:
-            reason = "you know it is not a 5"
-        elif isinstance(action, Throw) and self.phase == THROW:
-            reason = "you know it is not a 3"
-        elif isinstance(action, Claim33) and self.phase in (TURN, AFTER):
-            reason = "you can see that these are not three 3/3 cards"
-        elif isinstance(action, ClaimSum) and self.phase in (TURN, AFTER):
-            reason = "you can see that those sides do not add up to exactly the target"
-        elif isinstance(action, Take | TakeScore | TakeDraw | TakeDiscard | Draw) \
-                and len(hand) >= MAX_HAND:
-            reason = f"you already hold {MAX_HAND} personal cards"
-        elif isinstance(action, Take) and action.seat == seat:
-            reason = "take a card of another player (your score pile: take s1)"
-        elif isinstance(action, Pass) and self.phase == TURN:
-            reason = "playing a card is obligatory"
-        return f"{text!r} is not legal for {where}: {reason}. Legal now: {legal}"
+                return error("k20.no_such_seat", last=self.game.players - 1)
+            if type(action) is Take and action.seat == seat:
+                return error("k20.take_own")
+            return error("k20.no_such_card_of_seat", seat=action.seat, card=action.index + 1,
+                         count=len(self.hands[action.seat]))
+        if isinstance(action, FlipScore | TakeScore) and phase == (
+                FLIP if type(action) is FlipScore else TAKE):
+            if type(action) is TakeScore and len(hand) >= MAX_HAND:
+                return error("k20.hand_full", limit=MAX_HAND)
+            return error("k20.no_such_score_card", card=action.index + 1,
+                         count=len(self.scores[seat]))
+        if (isinstance(action, TakeDraw | TakeDiscard) and phase == TAKE) or (
+                isinstance(action, Draw) and phase in (DRAW2, LOSS, SITOUT)):
+            if len(hand) >= MAX_HAND:
+                return error("k20.hand_full", limit=MAX_HAND)
+            if isinstance(action, TakeDiscard):
+                return error("k20.discard_empty")
+            if not self.draw:
+                return error("k20.draw_empty")
+        return error("k20.wrong_step", step=phase)
 
     # ----------------------------------------------------------------- transitions
-    def _apply_id(self, aid: int) -> None:
+    def apply_unchecked(self, aid: int) -> None:
+        """Apply a legal action id without any check (the search fast path; the checked
+        entry points are the base class's ``apply`` and ``apply_id``)."""
         action = ACTIONS[aid]
         seat = self._current
         self.history.append(action)
         self._legal = None
         phase = self.phase
-        if type(action) is Play:
-            self._play(seat, action.index)
+        # The two commonest actions by id (plays are ids 0-4), then the rest by exact class
+        # (the shared objects of ACTIONS): cheaper than isinstance chains.
+        if aid < _SECOND:
+            self._play(seat, aid - _PLAY)
+        elif aid == PASS_ID:
+            self.events.append(Event("pass", seat, {"step": phase}))
+        elif type(action) is Draw:
+            card = self._draw_one(seat)
+            self.events.append(Event("draw", seat, {"up": self.face[card], "step": phase}))
+            if phase == DRAW2:
+                self.draws_left -= 1
+                if self.draws_left > 0:
+                    self.queue.insert(0, (DRAW2, seat))
         elif type(action) is Second:
             self._second(seat, action.index)
         elif type(action) is Throw:
@@ -510,13 +559,6 @@ class K20State(State[Action, "K20Observation"]):
             card = self.abwurf.pop()
             self._to_hand(seat, card)
             self.events.append(Event("take_discard", seat, {"up": self.face[card]}))
-        elif type(action) is Draw:
-            card = self._draw_one(seat)
-            self.events.append(Event("draw", seat, {"up": self.face[card], "step": phase}))
-            if phase == DRAW2:
-                self.draws_left -= 1
-                if self.draws_left > 0:
-                    self.queue.insert(0, (DRAW2, seat))
         elif type(action) is SitOut:
             victim = (seat + 1) % self.game.players
             self.sitting_out[victim] = True
@@ -531,8 +573,6 @@ class K20State(State[Action, "K20Observation"]):
             self._claim33(seat, action.indices)
         elif type(action) is ClaimSum:
             self._claim_sum(seat, action.down)
-        else:
-            self.events.append(Event("pass", seat, {"step": phase}))
         self._refill()
         self._next_step()
 
@@ -582,6 +622,8 @@ class K20State(State[Action, "K20Observation"]):
 
     def _refill(self) -> None:
         """Whoever holds no personal card draws 3 at once (fewer if fewer remain)."""
+        if all(self.hands) or not self.draw:  # the usual case, one C-level pass: nobody draws
+            return
         n = self.game.players
         for k in range(n):
             s = (self.turn + k) % n
@@ -592,11 +634,20 @@ class K20State(State[Action, "K20Observation"]):
                 self.events.append(Event("refill", s, {"count": count}))
 
     def _foul(self, seat: int, kind: str) -> list[tuple[str, int]]:
-        """Record a foul by ``seat``; the compensation steps for the other players."""
+        """Record a foul by ``seat``; the reward steps for the other players.
+
+        A player who sits out (made to by a 4, until their turn is skipped) may do nothing
+        but take their compensation, so by default they get no reward step (the option
+        ``sitout_foul_reward`` gives them one).
+        """
         self.fouls[seat] += 1
         self.events.append(Event("foul", seat, {"kind": kind}))
         n = self.game.players
-        return [(FOUL, (seat + k) % n) for k in range(1, n)]
+        others = [(seat + k) % n for k in range(1, n)]
+        if not self.game.options.sitout_foul_reward:
+            sitting = self.sitting_out
+            others = [s for s in others if not sitting[s]]
+        return [(FOUL, s) for s in others]
 
     def _land(self, seat: int, card: int, required: int | None, kind: str,
               index: int) -> tuple[int, str | None]:
@@ -739,7 +790,12 @@ class K20State(State[Action, "K20Observation"]):
 
     # ----------------------------------------------------------------- flow
     def _next_step(self) -> None:
-        """Activate the next step that offers a real choice; end turns as needed."""
+        """Activate the next step that offers a real choice; end turns as needed.
+
+        Whether a step is skipped depends on public knowledge only (see :meth:`_legal_now`):
+        everybody sees which steps are skipped, so the skipping must not reveal a side that
+        only the acting seat knows.
+        """
         while self.phase != OVER:
             if not self.queue:
                 self._end_turn()
@@ -747,12 +803,15 @@ class K20State(State[Action, "K20Observation"]):
             kind, seat = self.queue.pop(0)
             self.phase = kind
             self._current = seat
-            self._legal = None
-            ids = self._generate()
-            if ids and ids != [PASS_ID]:
-                self._legal = ids
+            # _legal_now inlined (this runs for every step of every action).
+            ids = self._generate(1 << seat)
+            if ids:
+                self._legal = tuple(ids)
                 return
-        self._legal = []
+            if self.secrets and kind in PRIVATE_PHASES and self._generate(self.all_mask):
+                self._legal = (PASS_ID,)
+                return
+        self._legal = ()
 
     def _end_turn(self) -> None:
         n = self.game.players
@@ -791,18 +850,19 @@ class K20State(State[Action, "K20Observation"]):
         self.phase = OVER
         self._current = TERMINAL
         self.queue = []
-        self._legal = []
+        self._legal = ()
         self.events.append(Event("game_over", None, {"scores": self.final_scores(),
                                                      "winners": self.winners()}))
 
     def _deal(self) -> None:
         game = self.game
         n = game.players
-        rng = deal_rng(self.seed)
-        pairs = list(deck_pairs(game.options.deck))
-        rng.shuffle(pairs)
+        # The order of the cards and, independently, which side of each faces up: both from
+        # the seed alone (core.rng), so a seed deals the same game on every platform.
+        pairs = shuffled(deck_pairs(game.options.deck), self.seed, "krumme20", "deck")
+        sides = random_words(self.seed, ("krumme20", "sides"), DECK_SIZE)
         for c, (a, b) in enumerate(pairs):
-            if rng.getrandbits(1):
+            if sides[c] & 1:
                 a, b = b, a
             self.face[c] = a
             self.back[c] = b
