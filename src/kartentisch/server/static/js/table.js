@@ -291,7 +291,8 @@ export function showTable(root, {token, watcher = false}) {
     const info = ui();
     const hintButton = st.hintsAllowed && u.legal.length ?
       h("button", {type: "button", id: "hint", dataset: {key: "hint"}, onclick: askHint}, t("Hint")) : null;
-    replace(root, h("section", {class: `table-view game-${st.table.game}`},
+    replace(root, h("section", {class: `table-view game-${st.table.game}`,
+                               dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch"}},
       h("div", {class: "topbar"},
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),

@@ -1,0 +1,141 @@
+"""Fixtures of the browser tests: a real server process and Debian's headless Chromium.
+
+The server runs as ``python -m kartentisch.server`` on a free loopback port with its own
+SQLite file; bots think inline (``--bot-workers 0``) so the tests need no worker processes.
+Chromium is the system's (``/usr/bin/chromium``, installed by ``scripts/setup-system.sh``),
+driven by Playwright's Python package; Playwright's own browser download is never used. A
+missing Chromium makes the tests FAIL with the reason, never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from kartentisch.server.run import READY_LINE
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic", "--disable-dev-shm-usage"]
+README_SHOTS = ROOT / "docs" / "screenshots"
+
+
+def chromium_path() -> str:
+    """The system's Chromium, or a test failure saying how to install it."""
+    for candidate in (os.environ.get("KARTENTISCH_CHROMIUM"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    pytest.fail("Chromium is not installed: run scripts/setup-system.sh (as root) or "
+                "`apt-get install chromium`; the browser tests need /usr/bin/chromium")
+
+
+@dataclass
+class Server:
+    """A running server: its base URL and its SQLite file."""
+
+    url: str
+    db: Path
+
+    def create(self, game: str, seats: list[dict[str, Any]], *, players: int | None = None,
+               options: dict[str, Any] | None = None, hints: bool = True) -> dict[str, Any]:
+        """A new table through the page's own route; returns the answer with the links."""
+        table: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
+        if players is not None:
+            table["players"] = players
+        response = httpx.post(f"{self.url}/api/web/tables",
+                              json={"table": table, "hints": hints}, timeout=10)
+        assert response.status_code == 201, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def stored(self, table_id: str) -> tuple[str, int, dict[str, Any], int, list[int]]:
+        """What the database holds of a table: game, players, options, seed, action ids."""
+        import json
+
+        with sqlite3.connect(self.db) as conn:
+            game, players, options, seed = conn.execute(
+                "SELECT game, players, options, seed FROM kt_tables WHERE id = ?",
+                (table_id,)).fetchone()
+            moves = [row[0] for row in conn.execute(
+                "SELECT action FROM kt_moves WHERE table_id = ? ORDER BY move_no", (table_id,))]
+        return game, players, json.loads(options), seed, moves
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server process for the session (each test makes its own tables)."""
+    folder = tmp_path_factory.mktemp("server")
+    db = folder / "tables.sqlite3"
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kartentisch.server", "--port", "0", "--db", str(db),
+         "--bot-workers", "0", "--no-access-log", "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT)
+    assert process.stdout is not None
+    deadline = time.monotonic() + 60
+    url = None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        if line.startswith(READY_LINE):
+            url = line.split()[3]
+            break
+    if url is None:
+        process.kill()
+        pytest.fail("the server did not start: " + (folder / "server.log").read_text())
+    try:
+        yield Server(url, db)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium from the system, driven by Playwright."""
+    path = chromium_path()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright's Python package is missing: pip install -e '.[dev]'")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tests save their screenshots (the README's come from
+    ``KARTENTISCH_README_SHOTS=1``, which also writes them to docs/screenshots/)."""
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def save_shot(page: Any, shots: Path, name: str, *, readme: bool = False) -> Path:
+    """A screenshot of the whole page under ``shots`` (and for the README when asked)."""
+    path = shots / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    if readme and os.environ.get("KARTENTISCH_README_SHOTS") == "1":
+        README_SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(README_SHOTS / f"{name}.png"), full_page=False)
+    return path
