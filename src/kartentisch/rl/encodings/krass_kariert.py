@@ -1,0 +1,311 @@
+"""Krass Kariert as numbers: one seat's observation, its actions, and action features.
+
+Everything is read from :class:`~kartentisch.games.krass_kariert.KKObservation` alone. Seats
+are *relative*: block ``r`` describes the seat ``r`` places after the viewer (0 is the viewer),
+and seats past the player count are padded with zeros, so every player count (3-5) has the
+same shape. Cards are indexed 0-14: the numbers 1-12, then X, Nachzieh, Stopp.
+
+Observation vector (``float32``, :data:`OBS_SIZE` = 1717):
+
+=========  =====  ==================================================================
+offset     size   content
+=========  =====  ==================================================================
+0          270    own hand: 18 positions x 15 cards, one-hot, in the hand's order
+270        1152   the other four seats' hands: 18 positions x 16 (15 cards where the
+                  card went in face up and is known, 16th: a hidden card)
+1422       150    reserve cards: 5 seats x 2 slots x 15 cards
+1572       15     the Ablagestapel (all cards played this deal): count / copies in deck
+1587       15     cards the viewer cannot locate (hidden hands, draw pile): count / copies
+1602       50     per seat (10 each): present, chips / 3, in the deal, hand size / 18,
+                  in this round, has acted this round, leads the round, holds the
+                  round's best combination, to move, lost the game
+1652       20     per seat, its act in this round: combination, Stopp, Nachzieh, reserve
+1672       45     draw pile size / 18, deal / 10 and rounds / 60 (capped at 1), phase
+                  play / draw, Nachzieh cards played this round (0, 1, 2 one-hot),
+                  draws left / 6, best combination's kind (none + 5 kinds) and its
+                  high number (12), the card just drawn (15), players 3/4/5 (3)
+=========  =====  ==================================================================
+
+Actions: one token per action, the game's own id (``num_tokens`` = 4972); the mask marks
+the legal ids. History that matters is summarised by the Ablagestapel, the round's acts and
+the face-up positions in other hands (a reserve card stays tracked where it went in).
+
+Action features (:data:`FEATURE_SIZE` = 371), for learners that score actions: the kind of
+move (4), a play's start (18) and length (3), its combination kind or special card (7) and
+high number (12), the cards it plays (15), the card a reserve or drawn-card move inserts
+(15), where (19) and which reserve (2), and the hand the move leaves: 18 x 15 one-hot, its
+size, and how many pairs, 2-runs, 3-runs and triples stand in it (windows of neighbours).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from kartentisch.games.krass_kariert.actions import (
+    ACTIONS,
+    MAX_HAND,
+    NUM_ACTIONS,
+    InsertDrawn,
+    Play,
+    TakeReserve,
+    format_action,
+)
+from kartentisch.games.krass_kariert.cards import (
+    DECK_COUNTS,
+    NACHZIEH,
+    NO_COMBINATION,
+    PAIR,
+    RUN2,
+    RUN3,
+    STOPP,
+    TRIPLE,
+    WINDOW_TABLES,
+    X,
+)
+from kartentisch.games.krass_kariert.observation import KKObservation
+from kartentisch.rl.encodings.base import Encoding, Vector
+
+SEATS: Final = 5
+CARDS: Final = 15
+OWN: Final = 0
+OTHERS: Final = OWN + MAX_HAND * CARDS
+OTHER_STRIDE: Final = MAX_HAND * (CARDS + 1)
+RESERVES: Final = OTHERS + (SEATS - 1) * OTHER_STRIDE
+DISCARD: Final = RESERVES + SEATS * 2 * CARDS
+UNSEEN: Final = DISCARD + CARDS
+SEAT_INFO: Final = UNSEEN + CARDS
+SEAT_STRIDE: Final = 10
+ROUND: Final = SEAT_INFO + SEATS * SEAT_STRIDE
+GLOBAL: Final = ROUND + SEATS * 4
+OBS_SIZE: Final = GLOBAL + 45
+
+_ACT_KINDS: Final = {"combination": 0, "stopp": 1, "nachzieh": 2, "reserve": 3}
+_COPY_LIST: Final = [0] + [DECK_COUNTS[c] for c in range(1, CARDS + 1)]
+
+# Action features.
+F_KIND: Final = 0
+F_START: Final = 4
+F_LENGTH: Final = F_START + MAX_HAND
+F_COMBO: Final = F_LENGTH + 3
+F_HIGH: Final = F_COMBO + 7
+F_PLAYED: Final = F_HIGH + 12
+F_CARD: Final = F_PLAYED + CARDS
+F_POSITION: Final = F_CARD + CARDS
+F_RESERVE: Final = F_POSITION + MAX_HAND + 1
+F_AFTER: Final = F_RESERVE + 2
+F_SIZE: Final = F_AFTER + MAX_HAND * CARDS
+F_GROUPS: Final = F_SIZE + 1
+FEATURE_SIZE: Final = F_GROUPS + 5
+
+_GROUP_INDEX: Final = {RUN2: 0, PAIR: 1, RUN3: 2, TRIPLE: 3}
+
+
+def _best_kinds(x_with_x: bool) -> dict[tuple[int, ...], int]:
+    """For every window of 2-3 number or X cards that makes a combination: its best kind."""
+    return {w: max(opts.values()) // 16 for w, opts in WINDOW_TABLES[x_with_x].items()
+            if len(w) > 1 and opts}
+
+
+_BEST_KIND: Final = {flag: _best_kinds(flag) for flag in (False, True)}
+
+
+class KrassKariertEncoding(Encoding):
+    """The Krass Kariert encoding described in the module docstring."""
+
+    single_token = True
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.obs_size = OBS_SIZE
+        self.num_tokens = NUM_ACTIONS
+        self.feature_size = FEATURE_SIZE
+        self._x_with_x: bool = game.options.x_with_x
+        self._windows = WINDOW_TABLES[self._x_with_x]
+        self._kinds = _BEST_KIND[self._x_with_x]
+
+    def token_name(self, token: int) -> str:
+        return format_action(ACTIONS[token])
+
+    def tokens(self, observation: Any, action_id: int) -> tuple[int, ...]:
+        return (action_id,)
+
+    def encode(self, observation: Any, prefix: Sequence[int] = (), out: Vector | None = None
+               ) -> Vector:
+        if out is None:
+            out = np.zeros(OBS_SIZE, dtype=np.float32)
+        else:
+            out[:] = 0.0
+        ones, where, values = self.entries(observation)
+        out.put(ones, 1.0)
+        out.put(where, values)
+        return out
+
+    def entries(self, observation: Any, prefix: Sequence[int] = (), offset: int = 0
+                ) -> tuple[list[int], list[int], list[float]]:
+        """The non-zero entries of the observation vector, shifted by ``offset``: the
+        indices holding 1 and the (index, value) pairs of the rest. The batch stepper writes
+        many rows with one call (see :class:`kartentisch.rl.batch.BatchStepper`)."""
+        obs: KKObservation = observation
+        n = obs.players
+        me = 0 if obs.seat is None else obs.seat
+        o = offset
+        ones: list[int] = [o + OWN + i * CARDS + c - 1 for i, c in enumerate(obs.hand)]
+        append = ones.append
+        counts = [0] * (CARDS + 1)
+        for c in obs.hand:
+            counts[c] += 1
+        public = obs.public_hands
+        for r in range(1, n):
+            base = o + OTHERS + (r - 1) * OTHER_STRIDE - 1
+            i = 0
+            for card in public[(me + r) % n]:
+                if card is None:
+                    append(base + i + CARDS + 1)
+                else:
+                    append(base + i + card)
+                    counts[card] += 1
+                i += CARDS + 1
+        for r in range(n):
+            for slot, c in enumerate(obs.reserves[(me + r) % n]):
+                append(o + RESERVES + (r * 2 + slot) * CARDS + c - 1)
+                counts[c] += 1
+        if obs.pending is not None:
+            counts[obs.pending] += 1
+        played = [0] * (CARDS + 1)
+        for c in obs.discard:
+            played[c] += 1
+        where: list[int] = []
+        values: list[float] = []
+        for c in range(1, CARDS + 1):
+            copies = _COPY_LIST[c]
+            if played[c]:
+                where.append(o + DISCARD + c - 1)
+                values.append(played[c] / copies)
+            unseen = copies - played[c] - counts[c]
+            if unseen > 0:
+                where.append(o + UNSEEN + c - 1)
+                values.append(unseen / copies)
+        participants = obs.participants
+        acted = {a.seat for a in obs.round_acts}
+        for r in range(n):
+            s = (me + r) % n
+            base = o + SEAT_INFO + r * SEAT_STRIDE
+            append(base)
+            where.append(base + 1)
+            values.append(obs.chips[s] / 3.0)
+            if obs.in_deal[s]:
+                append(base + 2)
+            where.append(base + 3)
+            values.append(len(public[s]) / MAX_HAND)
+            if s in participants:
+                append(base + 4)
+            if s in acted:
+                append(base + 5)
+            if s == obs.leader:
+                append(base + 6)
+            if s == obs.best_seat:
+                append(base + 7)
+            if s == obs.current_player:
+                append(base + 8)
+            if s in obs.losers:
+                append(base + 9)
+        for act in obs.round_acts:
+            append(o + ROUND + ((act.seat - me) % n) * 4 + _ACT_KINDS[act.kind])
+        g = o + GLOBAL
+        where += [g, g + 1, g + 2, g + 8]
+        values += [obs.draw_size / 18.0, min(obs.deal / 10.0, 1.0), min(obs.rounds / 60.0, 1.0),
+                   obs.draws_left / 6.0]
+        append(g + 3 if obs.phase == "play" else g + 4)
+        append(g + 5 + min(obs.nachzieh_played, 2))
+        if obs.best == NO_COMBINATION:
+            append(g + 9)
+        else:
+            append(g + 10 + obs.best // 16)
+            append(g + 15 + obs.best % 16 - 1)
+        if obs.pending is not None:
+            append(g + 27 + obs.pending - 1)
+        append(g + 42 + n - 3)
+        return ones, where, values
+
+    def action_features(self, observation: Any, action_id: int) -> Vector:
+        row: Vector = self.features(observation, (action_id,))[0]
+        return row
+
+    def features(self, observation: Any, action_ids: Sequence[int]) -> npt.NDArray[np.float32]:
+        """The features of several legal actions (one row each), written with one call."""
+        obs: KKObservation = observation
+        rows = len(action_ids)
+        out = np.zeros((rows, FEATURE_SIZE), dtype=np.float32)
+        ones: list[int] = []
+        append = ones.append
+        where: list[int] = []
+        values: list[float] = []
+        kinds = self._kinds
+        windows = self._windows
+        me = 0 if obs.seat is None else obs.seat
+        own = obs.hand
+        for row, aid in enumerate(action_ids):
+            o = row * FEATURE_SIZE
+            action = ACTIONS[aid]
+            hand = list(own)
+            if isinstance(action, Play):
+                start, length = action.start, action.length
+                append(o + F_KIND)
+                append(o + F_START + start)
+                append(o + F_LENGTH + length - 1)
+                window = own[start:start + length]
+                for c in window:
+                    append(o + F_PLAYED + c - 1)
+                if window == (STOPP,):
+                    append(o + F_COMBO + 5)
+                elif window == (NACHZIEH,):
+                    append(o + F_COMBO + 6)
+                else:
+                    value = windows.get(window, {}).get(action.x_values)
+                    if value is not None:
+                        append(o + F_COMBO + value // 16)
+                        append(o + F_HIGH + value % 16 - 1)
+                del hand[start:start + length]
+            elif isinstance(action, TakeReserve):
+                card = obs.reserves[me][action.reserve]
+                append(o + F_KIND + 1)
+                append(o + F_CARD + card - 1)
+                append(o + F_POSITION + action.position)
+                append(o + F_RESERVE + action.reserve)
+                hand.insert(action.position, card)
+            elif isinstance(action, InsertDrawn):
+                append(o + F_KIND + 2)
+                append(o + F_POSITION + action.position)
+                if obs.pending is not None:
+                    append(o + F_CARD + obs.pending - 1)
+                    hand.insert(action.position, obs.pending)
+            else:
+                append(o + F_KIND + 3)
+            base = o + F_AFTER - 1
+            for i, c in enumerate(hand):
+                append(base + i * CARDS + c)
+            size = len(hand)
+            where.append(o + F_SIZE)
+            values.append(size / MAX_HAND)
+            groups = [0, 0, 0, 0, 0]
+            for i in range(size - 1):
+                kind = kinds.get((hand[i], hand[i + 1]))
+                if kind is not None:
+                    groups[_GROUP_INDEX.get(kind, 4)] += 1
+                if i + 2 < size:
+                    kind = kinds.get((hand[i], hand[i + 1], hand[i + 2]))
+                    if kind is not None:
+                        groups[_GROUP_INDEX.get(kind, 4)] += 1
+            for k in range(4):
+                if groups[k]:
+                    where.append(o + F_GROUPS + k)
+                    values.append(groups[k] / 5.0)
+            if X in hand:
+                append(o + F_GROUPS + 4)
+        out.put(ones, 1.0)
+        out.put(where, values)
+        return out

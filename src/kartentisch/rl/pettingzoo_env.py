@@ -1,0 +1,153 @@
+"""PettingZoo AEC environments for every encoded game.
+
+``env("krass-kariert", players=4)`` gives an :class:`pettingzoo.AECEnv` whose agents
+``player_0`` .. ``player_{n-1}`` are the seats. Each observation is a dict with
+``"observation"`` (the game's encoding, ``float32``, values in [0, 1]) and
+``"action_mask"`` (``int8``, 1 for the tokens allowed now; all zero for an agent not to
+act), the layout of PettingZoo's classic environments. Rewards are zero until the game ends,
+then the game's returns. ``render_mode="ansi"`` returns the table as text, ``"human"``
+prints it.
+
+A game whose actions are factored into several tokens (see :mod:`.encodings.base`) keeps
+the same agent selected until its action is complete; the observation then shows the tokens
+chosen so far. An action outside the mask raises :class:`IllegalActionError` and changes
+nothing (wrap the environment in PettingZoo's ``TerminateIllegalWrapper`` for the other
+convention).
+
+``max_cycles`` (optional) truncates a game after that many tokens per agent on average
+(``max_cycles * players`` steps), with zero rewards. PettingZoo's ``max_cycles_test`` does not
+apply: it needs a parallel environment stepped with unmasked random actions, which a
+turn-based card game refuses (like PettingZoo's own classic environments).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from kartentisch.rl.table import SEED_LIMIT, Table
+
+ObsDict = dict[str, np.ndarray[Any, Any]]
+
+
+class KartentischAEC(AECEnv):  # type: ignore[misc]
+    """The AEC environment of one game (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
+        "render_modes": ["human", "ansi"],
+        "name": "kartentisch_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, game: str = "krass-kariert", players: int | None = None,
+                 options: Mapping[str, Any] | None = None, render_mode: str | None = None,
+                 max_cycles: int | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.table = Table(game, players, options)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        encoding = self.table.encoding
+        n = self.table.players
+        self.metadata = {**self.metadata,
+                         "name": f"kartentisch_{self.table.game.spec.name.replace('-', '_')}_v0"}
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(0.0, 1.0, (encoding.obs_size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (encoding.num_tokens,), np.int8),
+        })
+        act_space = gymnasium.spaces.Discrete(encoding.num_tokens)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self._rng = np.random.default_rng()
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` seeds the generator that draws the games' seeds."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.table.new_game(int(self._rng.integers(SEED_LIMIT)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.table.current_player]
+
+    def observe(self, agent: str) -> ObsDict:
+        seat = self._seat[agent]
+        return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+
+    def step(self, action: int | None) -> None:
+        """Take ``action`` (a token in the mask) for the selected agent; ``None`` for an
+        agent whose game has ended."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        table.step(action)
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self._cumulative_rewards[agent] = 0.0
+        if table.is_over():
+            returns = table.returns()
+            for a in self.agents:
+                self.rewards[a] = returns[self._seat[a]]
+                self.terminations[a] = True
+        elif self.max_cycles is not None and table.steps >= self.max_cycles * table.players:
+            for a in self.agents:
+                self.truncations[a] = True
+        if table.is_over() or any(self.truncations.values()):
+            self.agent_selection = agent
+            self._deads_step_first()
+        else:
+            self.agent_selection = self.possible_agents[table.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _deads_step_first(self) -> str:
+        # The next agent to step (with None) is the one after the last to act, in seat order.
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if dead:
+            self.agent_selection = dead[0]
+        return self.agent_selection
+
+    def render(self) -> str | None:
+        """The table in text: returned for ``"ansi"``, printed for ``"human"``."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = self.table.render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window, no files)."""
+
+
+def raw_env(game: str = "krass-kariert", **kwargs: Any) -> KartentischAEC:
+    """The environment without PettingZoo's wrappers (fastest)."""
+    return KartentischAEC(game, **kwargs)
+
+
+def env(game: str = "krass-kariert", **kwargs: Any) -> Any:
+    """The environment wrapped as PettingZoo's classic environments are (order enforcing)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))

@@ -1,0 +1,141 @@
+"""One game in progress as the environments see it: state, encoding, the pending decision.
+
+The environments (:mod:`.pettingzoo_env`, :mod:`.gymnasium_env`, :mod:`.batch`) share this
+class. It reads every seat's knowledge through ``state.observation(seat)`` only; the state
+itself is used to step, to list the legal ids of the seat to act and to read the returns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+import numpy as np
+
+from kartentisch.core.errors import InvalidActionError, safe_repr
+from kartentisch.core.registry import load_game
+from kartentisch.core.rng import SEED_MAX
+from kartentisch.rl.encodings import Decision, Encoding, encoding_for
+from kartentisch.rl.encodings.base import Mask, Vector
+
+SEED_LIMIT: Final = SEED_MAX + 1
+"""Game seeds are drawn from ``range(SEED_LIMIT)`` (see :mod:`kartentisch.core.rng`)."""
+
+
+def token_of(action: object, num_tokens: int) -> int:
+    """``action`` as a token: an int or numpy integer in ``range(num_tokens)``.
+
+    Raises:
+        InvalidActionError: anything else (bools, floats, out of range), code
+            ``action.bad_id``.
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, np.integer):
+        action = int(action)
+    if type(action) is not int or not 0 <= action < num_tokens:
+        raise InvalidActionError(
+            f"action {safe_repr(action)} is not a whole number from 0 to {num_tokens - 1}",
+            code="action.bad_id", params={"value": safe_repr(action), "last": num_tokens - 1})
+    return action
+
+
+class Table:
+    """A game, its encoding, the current state and the decision of the seat to act."""
+
+    def __init__(self, game: str | Any, players: int | None = None,
+                 options: Mapping[str, Any] | None = None) -> None:
+        self.game = load_game(game, players, options) if isinstance(game, str) else game
+        self.encoding: Encoding = encoding_for(self.game)
+        self.players: int = self.game.players
+        self.state: Any = None
+        self.decision: Decision | None = None
+        self.steps = 0
+        """Tokens taken in this game."""
+
+    def new_game(self, seed: int) -> None:
+        """Start a game with ``seed``."""
+        self.state = self.game.new_initial_state(seed)
+        self.steps = 0
+        self._decide()
+
+    def _decide(self) -> None:
+        state = self.state
+        if state.is_terminal():
+            self.decision = None
+        else:
+            seat = state.current_player
+            self.decision = self.encoding.decision(state.observation(seat),
+                                                   state.legal_action_ids())
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act (the game's ``TERMINAL`` once it is over)."""
+        return int(self.state.current_player)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.state.is_terminal())
+
+    def returns(self) -> list[float]:
+        """The game's returns, one per seat (zeros until it ends)."""
+        return [float(r) for r in self.state.returns()]
+
+    def observe(self, seat: int) -> Vector:
+        """The observation vector of ``seat`` (with the current decision's prefix when
+        ``seat`` is deciding)."""
+        decision = self.decision
+        if decision is not None and self.state.current_player == seat:
+            return self.encoding.encode(decision.observation, decision.prefix)
+        return self.encoding.encode(self.state.observation(seat))
+
+    def mask(self, seat: int) -> Mask:
+        """The action mask of ``seat``: the next tokens when it is to act, else all zero."""
+        decision = self.decision
+        if decision is not None and self.state.current_player == seat:
+            return decision.mask()
+        return np.zeros(self.encoding.num_tokens, dtype=np.int8)
+
+    def step(self, action: object) -> bool:
+        """Take one token for the seat to act; True when it completed a game action.
+
+        Raises:
+            InvalidActionError: ``action`` is not a token.
+            IllegalActionError: the token is not allowed now (nothing changes).
+            GameOverError: the game is over.
+        """
+        token = token_of(action, self.encoding.num_tokens)
+        decision = self.decision
+        if decision is None:
+            self.state.check_actor(None)  # raises GameOverError
+            raise AssertionError("a game in progress always has a decision")
+        aid = decision.choose(token)
+        self.steps += 1
+        if aid is None:
+            return False
+        self.state.apply_unchecked(aid)
+        self._decide()
+        return True
+
+    def render_text(self) -> str:
+        """The table as a spectator sees it, in text (hands hidden), with the last move."""
+        state = self.state
+        game = self.game
+        lines = [f"{game.spec.title}, {self.players} players"]
+        if state.history:
+            last = game.format_action(state.history[-1])
+            lines.append(f"last move: {last}")
+        if state.is_terminal():
+            lines.append("game over; returns: " + ", ".join(f"{r:+.3g}" for r in self.returns()))
+        else:
+            lines.append(f"seat {state.current_player} to act")
+            if self.decision is not None and self.decision.prefix:
+                names = [self.encoding.token_name(t) for t in self.decision.prefix]
+                lines.append("chosen so far: " + " ".join(names))
+        view = state.observation(None).to_json()
+        for key, value in view.items():
+            if key in ("format", "game"):
+                continue
+            lines.append(f"  {key}: {json.dumps(value, separators=(',', ':'))}")
+        return "\n".join(lines)
