@@ -22,7 +22,7 @@ from kartentisch.arena.stats import BotStats, Ratings, outcome_flags
 from kartentisch.bots.playout import parse_params
 from kartentisch.bots.registry import make_bot
 from kartentisch.core.errors import IllegalActionError, KartentischError
-from kartentisch.core.records import GameRecord
+from kartentisch.core.records import GameRecord, read_records, write_atomically
 from kartentisch.core.registry import load_game
 
 
@@ -48,7 +48,7 @@ class GameOutcome:
 
     index: int
     record: dict[str, Any]
-    """The game record as JSON (``GameRecord.to_json()`` plus ``index``)."""
+    """The game record as JSON (``GameRecord.to_json()``, with the game's ``index``)."""
     labels: tuple[str, ...]
     move_seconds: list[list[float]]
     """Per seat, the seconds each of that seat's moves took."""
@@ -93,8 +93,7 @@ def play_game(task: GameTask) -> GameOutcome:
             raise KartentischError(
                 f"game {task.index}: bot {task.labels[seat]!r} in seat {seat} played an "
                 f"illegal action: {exc}") from exc
-    record = GameRecord.from_state(task.game, state, task.labels).to_json()
-    record["index"] = task.index
+    record = GameRecord.from_state(task.game, state, task.labels, index=task.index).to_json()
     return GameOutcome(task.index, record, task.labels, times)
 
 
@@ -130,19 +129,16 @@ class ArenaResult:
         }
 
     def write_jsonl(self, path: str | Path) -> None:
-        """Write the records as JSON Lines, one game per line, in index order."""
-        with Path(path).open("w", encoding="utf-8") as fh:
-            for record in self.records:
-                fh.write(json.dumps(record, separators=(",", ":")) + "\n")
+        """Write the records as JSON Lines, one game per line, in index order (atomically:
+        a crash leaves the old file or the whole new one)."""
+        write_atomically(path, "".join(json.dumps(record, separators=(",", ":")) + "\n"
+                                       for record in self.records))
 
 
 def read_jsonl(path: str | Path) -> list[GameRecord]:
-    """Read an arena JSON Lines file back as :class:`GameRecord` objects."""
-    records = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            records.append(GameRecord.from_json(json.loads(line)))
-    return records
+    """Read an arena JSON Lines file back as :class:`GameRecord` objects (each checked; see
+    :func:`kartentisch.core.records.read_records`)."""
+    return list(read_records(path))
 
 
 def make_tasks(game_name: str, lineup: Sequence[str], games: int, *, players: int | None,

@@ -109,6 +109,21 @@ CORE_REASONS: Final = Reasons(
         "record.returns_unfinished": N_("the record has returns but its game is not over"),
         "record.seats_mismatch": N_("the record names {count} seats for {players} players"),
         "record.unreadable": N_("{path} cannot be read as a record: {detail}"),
+        "record.not_object": N_("a record must be a JSON object, not {value}"),
+        "record.missing_field": N_("the record has no field {field}"),
+        "record.unknown_field": N_("the record has a field {field} that records do not have"),
+        "record.not_text": N_("the record's {field} must be text, not {value}"),
+        "record.not_whole_number": N_("the record's {field} must be a whole number, not {value}"),
+        "record.not_text_list": N_("the record's {field} must be a list of texts"),
+        "record.bad_returns": N_(
+            "the record's returns must be null or a list of {count} finite numbers"
+        ),
+        "record.too_large": N_("{path} is larger than {limit} bytes; no record is that large"),
+        "record.empty": N_("{path} is empty"),
+        "record.not_utf8": N_("{path} is not UTF-8 text (byte {offset})"),
+        "record.not_json": N_("{path} is not JSON: error at line {line}, column {column}"),
+        "record.too_deep": N_("{path} is nested too deeply to be a record"),
+        "record.huge_number": N_("{path} holds a number of {digits} digits; no record needs one"),
         "observation.not_over": N_("the full deal is revealed only when the game is over"),
     }
 )
