@@ -5,8 +5,9 @@ typer command the CLI mounts as ``kartentisch arena``.
 """
 
 from kartentisch.arena.runner import ArenaResult, GameOutcome, GameTask, play_game, run_arena
-from kartentisch.arena.schedule import derive_seed, parse_lineup, schedule
+from kartentisch.arena.schedule import parse_lineup, schedule
 from kartentisch.arena.stats import BotStats, wilson_interval
+from kartentisch.core.rng import derive_seed
 
 __all__ = [
     "ArenaResult",

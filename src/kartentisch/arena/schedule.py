@@ -5,22 +5,16 @@ all games of a group share one deal seed, and rotation ``r`` seats entrant
 ``(seat - r) mod n`` in ``seat``: every entrant plays every deal from every seat, so the
 luck of the cards cancels out between bots. Seeds depend only on the master seed and the
 game index, never on scheduling, so any backend and worker count give identical games.
+Every seed comes from :func:`kartentisch.core.rng.derive_seed`, the one derivation of the
+package: deal ``derive_seed(master, "deal", group)`` (``index`` without duplicate deals), the
+bot in ``seat`` of game ``index`` ``derive_seed(master, "bot", index, seat)``.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
-
-def derive_seed(master: int, *parts: object) -> int:
-    """A 63-bit seed from ``master`` and a path of labels (stable across processes).
-
-    >>> derive_seed(7, "deal", 0) == derive_seed(7, "deal", 0) != derive_seed(7, "deal", 1)
-    True
-    """
-    text = "/".join(str(p) for p in (master, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+from kartentisch.core.rng import derive_seed
 
 
 def parse_lineup(text: str) -> list[str]:

@@ -17,16 +17,16 @@ from functools import partial
 from typing import Any, Final
 
 from kartentisch.arena.pool import worker_pool
+from kartentisch.arena.runner import build_bot
 from kartentisch.arena.stats import wilson_interval
-from kartentisch.bots import make_bot
 from kartentisch.cli.presenters import load_presenter
-from kartentisch.cli.session import derive_seed, losers
+from kartentisch.cli.session import losers
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.registry import load_game
+from kartentisch.core.rng import derive_seed
 
 MAX_ACTIONS: Final = 1_000_000
 """A game longer than this is taken to be stuck in a loop (a bug), and stops the run."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,8 @@ class SimulationConfig:
 
     game: str
     bots: tuple[str, ...]
-    """One bot name per seat; the player count is their number."""
+    """One bot per seat, a name or a spec (``ismcts:iterations=200``); the player count is
+    their number."""
     seed: int
     options: Mapping[str, Any] = field(default_factory=dict)
     rotate: bool = False
@@ -62,7 +63,7 @@ def play_game(config: SimulationConfig, index: int) -> GameOutcome:
     n = len(config.bots)
     shift = index % n if config.rotate else 0
     entry_of_seat = [(seat + shift) % n for seat in range(n)]
-    bots = [make_bot(config.bots[entry_of_seat[seat]], game, derive_seed(seed, "bot", seat))
+    bots = [build_bot(config.bots[entry_of_seat[seat]], game, derive_seed(seed, "bot", seat))
             for seat in range(n)]
     actions = 0
     while not state.is_terminal():
@@ -172,8 +173,8 @@ def run_simulation(config: SimulationConfig, games: int, *, workers: int = 1,
         raise KartentischError(f"the number of workers must be at least 1, not {workers}")
     # Fail early, in this process, on a bad game, player count, option or bot name.
     game = load_game(config.game, len(config.bots), dict(config.options))
-    for name in config.bots:
-        make_bot(name, game, 0)
+    for spec in config.bots:
+        build_bot(spec, game, 0)
     started = time.perf_counter()
     outcomes: list[GameOutcome] = []
     if workers == 1:
