@@ -75,7 +75,7 @@ def test_play_rejects_bad_settings() -> None:
         (["play", "krass-kariert", "--seat", "4"], "Seat 4 does not exist"),
         (["play", "krass-kariert", "--players", "4", "--bots", "random,random"],
          "2 bots given for 3"),
-        (["play", "krass-kariert", "--bots", "genius"], "unknown bot 'genius'"),
+        (["play", "krass-kariert", "--bots", "genius"], "Unknown bot 'genius'"),
         (["play", "krass-kariert", "--lang", "fr"], "Unknown language 'fr'"),
     ]
     for args, message in cases:
@@ -162,7 +162,7 @@ def test_replay_of_an_unfinished_or_broken_record(tmp_path: Path) -> None:
     assert broken.exit_code == 2
     assert "does not replay" in broken.output
     no_seat = runner.invoke(app, ["replay", str(path), "--seat", "9"], env=ENGLISH)
-    assert no_seat.exit_code == 2 and "seat 9 does not exist" in no_seat.output
+    assert no_seat.exit_code == 2 and "seat 9 is not a seat of this game" in no_seat.output
     missing = runner.invoke(app, ["replay", str(tmp_path / "none.json")], env=ENGLISH)
     assert missing.exit_code == 2 and "Cannot read" in missing.output
 

@@ -1,105 +1,188 @@
 """The ``kartentisch arena`` command as a function the CLI mounts.
 
-Mount it with ``app.command("arena")(arena_command)``.
+Mount it with ``app.command("arena")(make_arena_command())``: the command is built when
+called, so its help texts are in the language in use then (the ``kartentisch`` app builds it
+in the locale environment's language). :data:`arena_command` is one built at import.
+Counts and seeds are read by :mod:`kartentisch.cli.arguments`, and every refusal (bad game,
+option, bot spec, count or backend) is printed in the reader's language with exit status 2.
 """
 
-from __future__ import annotations
-
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from kartentisch.core.errors import KartentischError
+from kartentisch.locale import _, ngettext
 
 
-def _options(pairs: list[str] | None) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"{pair!r}: options look like name=value")
-        options[key.strip()] = value.strip()
-    return options
+def _check_backend(backend: str) -> None:
+    """Fail unless ``backend`` is one the arena has (and, for Ray, is installed)."""
+    from kartentisch.cli.arguments import fail
+
+    if backend not in ("local", "ray"):
+        fail(_("Unknown backend {backend!r}; use local or ray.").format(backend=backend))
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401  (only whether it is installed matters here)
+        except ImportError:
+            fail(_("The ray backend needs Ray: pip install 'kartentisch[ray]'"))
 
 
-def arena_command(
-    game: Annotated[str, typer.Argument(help="Game name, e.g. krass-kariert.")],
-    bots: Annotated[str, typer.Option(
-        "--bots", "-b",
-        help="One bot per seat, comma-separated; name*count repeats; "
-             "name:key=value sets parameters (ismcts:iterations=200).")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1,
-                                       help="Games (rounded up to whole seat rotations).")] = 100,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Parallel workers.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Master seed.")] = 0,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="Player count (default: number of bots).")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="Rules option name=value (repeatable).")] = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", help="Write every game as a JSON Lines record to this file.")] = None,
-    plot: Annotated[Path | None, typer.Option(
-        "--plot", help="Write a PNG of ratings and win/loss shares.")] = None,
-    summary: Annotated[Path | None, typer.Option(
-        "--summary", help="Write the summary as JSON to this file.")] = None,
-    backend: Annotated[str, typer.Option(
-        "--backend", help="local (multiprocessing) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(
-        "--address", help="Ray cluster address to join (default: a local Ray).")] = None,
-    duplicate: Annotated[bool, typer.Option(
-        "--duplicate/--no-duplicate", help="Replay each deal with the seats rotated.")] = True,
-    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
-) -> None:
-    """Play many games between bots, with seat rotation and duplicate deals, and rate them."""
-    from rich.console import Console
-    from rich.table import Table
+def _check_lineup(game_name: str, lineup: list[str], players: int | None,
+                  options: dict[str, str]) -> None:
+    """Fail unless the game, player count, options and every bot spec go together."""
+    from kartentisch.cli.arguments import bot_problem, fail, fail_with
+    from kartentisch.cli.presenters import load_presenter
+    from kartentisch.core.registry import load_game
 
-    from kartentisch.arena.runner import run_arena
-
-    console = Console()
     try:
-        result = run_arena(game, bots, games, players=players, options=_options(option),
-                           seed=seed, workers=workers, backend=backend, address=address,
-                           duplicate=duplicate, progress=progress)
-    except (KartentischError, ValueError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
-    table = Table(title=f"{result.game}, {result.players} players, "
-                        f"{len(result.outcomes)} games, seed {seed}")
-    for column in ("bot", "rating mu ± sigma", "ordinal", "won (95%)", "lost (95%)",
-                   "mean return", "s/move median", "max"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    ranked = sorted(result.labels, key=lambda label: -result.stats[label].ordinal)
-    for label in ranked:
-        st = result.stats[label]
-        wl, wh = st.win_interval
-        ll, lh = st.loss_interval
-        table.add_row(
-            label, f"{st.mu:.2f} ± {st.sigma:.2f}", f"{st.ordinal:.2f}",
-            f"{st.win_share:.1%} [{wl:.1%}, {wh:.1%}]",
-            f"{st.loss_share:.1%} [{ll:.1%}, {lh:.1%}]",
-            f"{st.mean_return:+.3f}", f"{st.median_move_seconds:.3f}",
-            f"{st.max_move_seconds:.3f}")
-    console.print(table)
-    console.print(f"{result.seconds:.1f} s wall time")
-    if out is not None:
-        result.write_jsonl(out)
-        console.print(f"records: {out}")
-    if summary is not None:
-        summary.write_text(json.dumps(result.summary(), indent=1) + "\n", encoding="utf-8")
-        console.print(f"summary: {summary}")
-    if plot is not None:
-        from kartentisch.arena.plot import plot_result
+        game = load_game(game_name, len(lineup) if players is None else players, options)
+    except KartentischError as error:
+        fail_with(error, load_presenter(game_name).localize_param)
+    if len(lineup) != game.players:
+        fail(_("{game} with {players} players needs {players} bots, not {count}; repeat "
+               "one with name*count.").format(game=game.spec.title, players=game.players,
+                                               count=len(lineup)))
+    for spec in dict.fromkeys(lineup):
+        try:
+            problem = bot_problem(spec, game)
+        except ImportError:
+            problem = _("A bot could not be loaded; try --bots random.")
+        if problem is not None:
+            fail(problem)
 
-        plot_result(result, plot)
-        console.print(f"plot: {plot}")
+
+def _write(path: Path, write: Callable[[Path], None]) -> None:
+    from kartentisch.cli.arguments import fail
+
+    try:
+        write(path)
+    except OSError as error:
+        fail(_("Cannot write {path}: {error}").format(path=path, error=error.strerror))
+
+
+def make_arena_command() -> Callable[..., None]:
+    """The ``arena`` command, with its help texts in the current language."""
+
+    def arena_command(
+        game: Annotated[str, typer.Argument(help=_("Game name, e.g. krass-kariert."))],
+        bots: Annotated[str, typer.Option(
+            "--bots", "-b",
+            help=_("One bot per seat, comma-separated; name*count repeats; "
+                   "name:key=value sets parameters (ismcts:iterations=200)."))],
+        games: Annotated[str, typer.Option(
+            "--games", "-n", metavar="N",
+            help=_("Games (rounded up to whole seat rotations)."))] = "100",
+        workers: Annotated[str, typer.Option(
+            "--workers", "-w", metavar="N", help=_("Parallel workers."))] = "1",
+        seed: Annotated[str, typer.Option(
+            "--seed", "-s", metavar="SEED", help=_("Master seed."))] = "0",
+        players: Annotated[str | None, typer.Option(
+            "--players", "-p", metavar="N",
+            help=_("Player count (default: number of bots)."))] = None,
+        option: Annotated[list[str] | None, typer.Option(
+            "--option", "-o", metavar="KEY=VALUE",
+            help=_("Rules option name=value (repeatable)."))] = None,
+        out: Annotated[Path | None, typer.Option(
+            "--out", help=_("Write every game as a JSON Lines record to this file."))] = None,
+        plot: Annotated[Path | None, typer.Option(
+            "--plot", help=_("Write a PNG of ratings and win/loss shares."))] = None,
+        summary: Annotated[Path | None, typer.Option(
+            "--summary", help=_("Write the summary as JSON to this file."))] = None,
+        backend: Annotated[str, typer.Option(
+            "--backend", help=_("local (multiprocessing) or ray."))] = "local",
+        address: Annotated[str | None, typer.Option(
+            "--address", help=_("Ray cluster address to join (default: a local Ray)."))]
+        = None,
+        duplicate: Annotated[bool, typer.Option(
+            "--duplicate/--no-duplicate", help=_("Replay each deal with the seats rotated."))]
+        = True,
+        progress: Annotated[bool, typer.Option(
+            "--progress/--no-progress", help=_("Show a progress bar."))] = True,
+        lang: Annotated[str | None, typer.Option(
+            "--lang", help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
+        = None,
+    ) -> None:
+        """Play many games between bots, with seat rotation and duplicate deals, and rate
+        them."""
+        from rich.console import Console
+        from rich.table import Table
+
+        from kartentisch.arena.runner import run_arena
+        from kartentisch.arena.schedule import parse_lineup
+        from kartentisch.cli import arguments
+        from kartentisch.cli.arguments import fail, fail_with, rules_options, whole_number
+        from kartentisch.core.records import write_atomically
+
+        arguments.use_language(lang)
+        name = arguments.game_name(game)
+        game_count = whole_number(games, "--games", low=1)
+        worker_count = whole_number(workers, "--workers", low=1)
+        master_seed = arguments.seed(seed)
+        player_count = None if players is None else whole_number(players, "--players")
+        options = rules_options(option)
+        try:
+            lineup = parse_lineup(bots)
+        except ValueError:
+            fail(_("No bots given; e.g. --bots ismcts,heuristic*3."))
+        _check_lineup(name, lineup, player_count, options)
+        _check_backend(backend)
+        console = Console(highlight=False)
+        try:
+            result = run_arena(name, lineup, game_count, players=player_count,
+                               options=options, seed=master_seed, workers=worker_count,
+                               backend=backend, address=address, duplicate=duplicate,
+                               progress=progress)
+        except KartentischError as error:
+            fail_with(error)
+        title = ngettext("{game}, {players} players, {games} game, seed {seed}",
+                         "{game}, {players} players, {games} games, seed {seed}",
+                         len(result.outcomes))
+        table = Table(title=title.format(game=result.game, players=result.players,
+                                         games=len(result.outcomes), seed=master_seed))
+        columns = (_("bot"), _("rating mu ± sigma"), _("ordinal"), _("won (95%)"),
+                   _("lost (95%)"), _("mean return"), _("s/move median"), _("max"))
+        for index, column in enumerate(columns):
+            table.add_column(column, justify="left" if index == 0 else "right")
+        ranked = sorted(result.labels, key=lambda label: -result.stats[label].ordinal)
+        for label in ranked:
+            st = result.stats[label]
+            wl, wh = st.win_interval
+            ll, lh = st.loss_interval
+            table.add_row(
+                label, f"{st.mu:.2f} ± {st.sigma:.2f}", f"{st.ordinal:.2f}",
+                f"{st.win_share:.1%} [{wl:.1%}, {wh:.1%}]",
+                f"{st.loss_share:.1%} [{ll:.1%}, {lh:.1%}]",
+                f"{st.mean_return:+.3f}", f"{st.median_move_seconds:.3f}",
+                f"{st.max_move_seconds:.3f}")
+        console.print(table)
+        console.print(_("{seconds:.1f} s wall time").format(seconds=result.seconds))
+        if out is not None:
+            _write(out, result.write_jsonl)
+            console.print(_("Records: {path}").format(path=out))
+        if summary is not None:
+            text = json.dumps(result.summary(), indent=1) + "\n"
+            _write(summary, lambda path: write_atomically(path, text))
+            console.print(_("Summary: {path}").format(path=summary))
+        if plot is not None:
+            from kartentisch.arena.plot import plot_result
+
+            _write(plot, lambda path: plot_result(result, path))
+            console.print(_("Plot: {path}").format(path=plot))
+
+    return arena_command
+
+
+arena_command: Callable[..., Any] = make_arena_command()
+"""The command, with help texts in the language in use when this module was imported."""
 
 
 def main() -> None:  # pragma: no cover - convenience entry point
     """Run the arena command on its own (``python -m kartentisch.arena.cli``)."""
-    typer.run(arena_command)
+    typer.run(make_arena_command())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,10 +1,14 @@
 """The ``kartentisch`` command (typer): play, replay, simulate, rules-options, games.
 
 Help texts follow the locale environment (German when ``LANG`` and friends start with
-``de``); every command's output follows ``--lang`` or, without it, the same environment.
-"""
+``de``); every command's output, error messages included, follows ``--lang`` or, without it,
+the same environment. Seeds and counts are read by :mod:`kartentisch.cli.arguments` (not by
+typer), so that a bad one is refused in the reader's language too; every refusal ends the
+command with exit status 2.
 
-from __future__ import annotations
+The annotations are evaluated when this module is imported (no ``from __future__ import
+annotations``), while the environment's language is set, so the options' help is translated.
+"""
 
 import contextlib
 import json
@@ -12,21 +16,31 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kartentisch.arena.cli import arena_command
+from kartentisch.arena.cli import make_arena_command
 from kartentisch.bots import list_bots
+from kartentisch.cli import arguments
+from kartentisch.cli.arguments import (
+    bot_problem,
+    fail,
+    fail_with,
+    use_language,
+    whole_number,
+)
 from kartentisch.cli.presenters import load_presenter
-from kartentisch.cli.session import HUMAN, check_seats, play_session
+from kartentisch.cli.session import HUMAN, play_session
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.options import describe_options
+from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import game_class, list_games, load_game
-from kartentisch.locale import LANGUAGES, _, current_language, ngettext, set_language
+from kartentisch.core.rng import SEED_MAX
+from kartentisch.locale import _, current_language, ngettext, set_language
 
 _LANGUAGE_BEFORE = current_language()
 set_language(None)  # help texts in the environment's language; restored at the end
@@ -58,44 +72,28 @@ def _enable_line_editing() -> None:
             import readline  # noqa: F401  (importing it is what enables line editing)
 
 
-def _fail(message: str, console: Console | None = None) -> NoReturn:
-    (console or _console(stderr=True)).print("[red]" + escape(message) + "[/]")
-    raise typer.Exit(2)
-
-
-def _use_language(lang: str | None) -> None:
-    if lang is not None and lang.strip().lower()[:2] not in LANGUAGES:
-        _fail(_("Unknown language {lang!r}; choose one of: {choices}").format(
-            lang=lang, choices=", ".join(LANGUAGES)))
-    set_language(lang)
-
-
-def _parse_rules_options(values: list[str] | None) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for item in values or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            _fail(_("A rules option is written key=value, not {item!r}").format(item=item))
-        options[key.strip()] = value.strip()
-    return options
-
-
-def _game_name(name: str) -> str:
+def _load_record(file: Path) -> GameRecord:
+    """The record in ``file``, checked (not yet replayed); fails with the reason."""
     try:
-        return game_class(name).spec.name
+        return GameRecord.load(file)
+    except OSError as error:
+        fail(_("Cannot read {file}: {error}").format(file=file, error=error.strerror))
     except KartentischError as error:
-        _fail(str(error))
+        fail_with(error)
 
 
 @app.command("play", help=_("Play a game against bots in the terminal."))
 def play(
     game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
-    seed: Annotated[int | None, typer.Option(help=_("Seed of the deal (default: random)."))]
+    seed: Annotated[str | None, typer.Option(
+        metavar="SEED", help=_("Seed of the deal (default: random)."))] = None,
+    players: Annotated[str | None, typer.Option(metavar="N", help=_("Number of players."))]
     = None,
-    players: Annotated[int | None, typer.Option(help=_("Number of players."))] = None,
-    seat: Annotated[int, typer.Option(help=_("Your seat, counted from 0 (seat 0 deals)."))] = 0,
+    seat: Annotated[str, typer.Option(
+        metavar="SEAT", help=_("Your seat, counted from 0 (seat 0 deals)."))] = "0",
     bots: Annotated[str | None, typer.Option(
-        help=_("Bots for the other seats, comma-separated (one name: all of them)."))] = None,
+        help=_("Bots for the other seats, comma-separated (one name: all of them).")
+    )] = None,
     option: RulesOption = None,
     save: Annotated[Path | None, typer.Option(help=_("Save the game record (JSON) here."))]
     = None,
@@ -107,54 +105,59 @@ def play(
     lang: LangOption = None,
 ) -> None:
     """Play a game against bots in the terminal."""
-    _use_language(lang)
+    use_language(lang)
     console = _console()
-    name = _game_name(game)
+    name = arguments.game_name(game)
     presenter = load_presenter(name)
+    chosen_seed = None if seed is None else arguments.seed(seed)
+    player_count = None if players is None else whole_number(players, "--players")
+    seat_number = whole_number(seat, "--seat")
+    rules = arguments.rules_options(option)
     default_bot = "heuristic" if "heuristic" in list_bots(name) else "random"
     bot_names = [n.strip() for n in (bots or "").split(",") if n.strip()]
+    if player_count is not None:
+        count = player_count
+    elif len(bot_names) > 1:  # the player count follows from the list of bots
+        count = len(bot_names) + (0 if watch else 1)
+    else:
+        count = game_class(name).spec.default_players
     try:
-        if players is not None:
-            count = players
-        elif len(bot_names) > 1:  # the player count follows from the list of bots
-            count = len(bot_names) + (0 if watch else 1)
-        else:
-            count = game_class(name).spec.default_players
-        rules = _parse_rules_options(option)
         the_game = load_game(name, count, rules)
     except KartentischError as error:
-        _fail(str(error))
-    if not watch and not 0 <= seat < the_game.players:
-        _fail(_("Seat {seat} does not exist; seats are 0 to {last}.").format(
-            seat=seat, last=the_game.players - 1))
+        fail_with(error, presenter.localize_param)
+    if not watch and not 0 <= seat_number < the_game.players:
+        fail(_("Seat {seat} does not exist; seats are 0 to {last}.").format(
+            seat=seat_number, last=the_game.players - 1))
     others = the_game.players - (0 if watch else 1)
     if len(bot_names) == 1:
         bot_names = bot_names * others
     elif not bot_names:
         bot_names = [default_bot] * others
     if len(bot_names) != others:
-        _fail(_("{count} bots given for {others} other seats.").format(
+        fail(_("{count} bots given for {others} other seats.").format(
             count=len(bot_names), others=others))
     seats: list[str] = list(bot_names)
     if not watch:
-        seats.insert(seat, HUMAN)
+        seats.insert(seat_number, HUMAN)
     try:
-        check_seats(seats, the_game)
+        for spec in dict.fromkeys(bot_names):
+            problem = bot_problem(spec, the_game)
+            if problem is not None:
+                fail(problem)
     except ImportError:
         if bots is not None:
-            _fail(_("A bot could not be loaded; try --bots random."))
+            fail(_("A bot could not be loaded; try --bots random."))
         console.print(_("The heuristic bot is not available; playing against random bots."))
         seats = ["random" if kind != HUMAN else kind for kind in seats]
-    except KartentischError as error:
-        _fail(str(error))
-    if seed is None:
-        seed = secrets.randbelow(2**31)
+    if chosen_seed is None:
+        chosen_seed = secrets.randbelow(SEED_MAX + 1)
+    seed_value = chosen_seed
     if watch:
         heading = _("{game} · seed {seed} · watching").format(game=the_game.spec.title,
-                                                               seed=seed)
+                                                               seed=seed_value)
     else:
         heading = _("{game} · seed {seed} · you sit in seat {seat}").format(
-            game=the_game.spec.title, seed=seed, seat=seat)
+            game=the_game.spec.title, seed=seed_value, seat=seat_number)
     console.print("[bold]" + escape(heading) + "[/]")
     console.print(escape(_("Bots: {bots}").format(bots=", ".join(
         f"{s}: {kind}" for s, kind in enumerate(seats) if kind != HUMAN))))
@@ -163,7 +166,7 @@ def play(
             f"{key}={value}" for key, value in sorted(rules.items())))))
     _enable_line_editing()
     read_line = console.input
-    result = play_session(game_name=name, game=the_game, seed=seed, seats=seats,
+    result = play_session(game_name=name, game=the_game, seed=seed_value, seats=seats,
                           presenter=presenter, console=console, read_line=read_line,
                           save=save,
                           delay=delay if delay is not None else 0.4 * console.is_terminal)
@@ -182,33 +185,33 @@ def resume(
     lang: LangOption = None,
 ) -> None:
     """Continue a saved, unfinished game with the same seats."""
-    from kartentisch.core.records import GameRecord
-
-    _use_language(lang)
+    use_language(lang)
     console = _console()
+    record = _load_record(file)
+    presenter = load_presenter(record.game)
     try:
-        record = GameRecord.load(file)
         state = record.replay()
-        the_game = state.game
-    except OSError as error:
-        _fail(_("Cannot read {file}: {error}").format(file=file, error=error.strerror))
     except KartentischError as error:
-        _fail(str(error))
+        fail_with(error, presenter.localize_param)
+    the_game = state.game
     if state.is_terminal():
-        _fail(_("This game is already over; use replay to see it."))
+        fail(_("This game is already over; use replay to see it."))
     seats = list(record.seats)
     if len(seats) != record.players or seats.count(HUMAN) != 1:
-        _fail(_("The record must name one human seat and a bot for every other seat."))
-    try:
-        check_seats(seats, the_game)
-    except (KartentischError, ImportError) as error:
-        _fail(str(error))
+        fail(_("The record must name one human seat and a bot for every other seat."))
+    for spec in dict.fromkeys(seats):
+        try:
+            problem = None if spec == HUMAN else bot_problem(spec, the_game)
+        except ImportError:
+            problem = _("A bot could not be loaded; try --bots random.")
+        if problem is not None:
+            fail(problem)
     console.print("[bold]" + escape(_("{game} · seed {seed} · you sit in seat {seat}").format(
         game=the_game.spec.title, seed=record.seed, seat=seats.index(HUMAN))) + "[/]")
     console.print(escape(_("Continuing after move {count}.").format(count=len(record.actions))))
     _enable_line_editing()
     result = play_session(game_name=record.game, game=the_game, seed=record.seed, seats=seats,
-                          presenter=load_presenter(record.game), console=console,
+                          presenter=presenter, console=console,
                           read_line=console.input, save=save or file, state=state,
                           events_from=max(0, len(state.events) - 8),
                           delay=delay if delay is not None else 0.4 * console.is_terminal)
@@ -219,25 +222,25 @@ def resume(
 @app.command("replay", help=_("Show a recorded game move by move."))
 def replay(
     file: Annotated[Path, typer.Argument(help=_("A game record (JSON)."))],
-    seat: Annotated[int | None, typer.Option(
-        help=_("Show the game as this seat saw it (default: as a spectator)."))] = None,
+    seat: Annotated[str | None, typer.Option(
+        metavar="SEAT", help=_("Show the game as this seat saw it (default: as a spectator).")
+    )] = None,
     step: Annotated[bool, typer.Option(help=_("Wait for Enter before every move."))] = False,
     lang: LangOption = None,
 ) -> None:
     """Show a recorded game move by move."""
     from kartentisch.cli.replay import replay_record
-    from kartentisch.core.records import GameRecord
 
-    _use_language(lang)
+    use_language(lang)
     console = _console()
+    viewer = None if seat is None else whole_number(seat, "--seat")
+    record = _load_record(file)
+    presenter = load_presenter(record.game)
     try:
-        record = GameRecord.load(file)
-        replay_record(record, presenter=load_presenter(record.game), console=console,
-                      viewer=seat, step=step, read_line=console.input)
-    except OSError as error:
-        _fail(_("Cannot read {file}: {error}").format(file=file, error=error.strerror))
+        replay_record(record, presenter=presenter, console=console, viewer=viewer, step=step,
+                      read_line=console.input)
     except KartentischError as error:
-        _fail(str(error))
+        fail_with(error, presenter.localize_param)
 
 
 @app.command("simulate", help=_("Let bots play many games and report how often each seat lost."))
@@ -245,12 +248,13 @@ def simulate(
     game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
     bots: Annotated[str, typer.Option(
         help=_("One bot per seat, comma-separated; their number is the player count."))],
-    games: Annotated[int, typer.Option(help=_("Number of games."))] = 100,
-    seed: Annotated[int, typer.Option(help=_("Base seed; every game's seed derives from it."))]
-    = 0,
-    workers: Annotated[int, typer.Option(help=_("Worker processes."))] = 1,
-    players: Annotated[int | None, typer.Option(
-        help=_("Number of players, when --bots names a single bot for every seat."))] = None,
+    games: Annotated[str, typer.Option(metavar="N", help=_("Number of games."))] = "100",
+    seed: Annotated[str, typer.Option(
+        metavar="SEED", help=_("Base seed; every game's seed derives from it."))] = "0",
+    workers: Annotated[str, typer.Option(metavar="N", help=_("Worker processes."))] = "1",
+    players: Annotated[str | None, typer.Option(
+        metavar="N", help=_("Number of players, when --bots names a single bot for every seat.")
+    )] = None,
     option: RulesOption = None,
     rotate: Annotated[bool, typer.Option(
         help=_("Rotate the bots through the seats from game to game; report per bot."))]
@@ -264,22 +268,38 @@ def simulate(
 
     from kartentisch.cli.simulate import SimulationConfig, run_simulation
 
-    _use_language(lang)
+    use_language(lang)
     console = _console()
-    name = _game_name(game)
+    name = arguments.game_name(game)
+    presenter = load_presenter(name)
+    game_count = whole_number(games, "--games", low=1)
+    base_seed = arguments.seed(seed)
+    worker_count = whole_number(workers, "--workers", low=1)
+    player_count = None if players is None else whole_number(players, "--players")
+    rules = arguments.rules_options(option)
     bot_names = tuple(n.strip() for n in bots.split(",") if n.strip())
-    if players is not None and len(bot_names) == 1:
-        bot_names = bot_names * players
-    elif players is not None and players != len(bot_names):
-        _fail(_("{count} bots given for {players} players.").format(
-            count=len(bot_names), players=players))
-    config = SimulationConfig(name, bot_names, seed, _parse_rules_options(option), rotate)
+    if not bot_names:
+        fail(_("No bots given; e.g. --bots heuristic,random,random."))
+    if player_count is not None and len(bot_names) == 1:
+        bot_names = bot_names * player_count
+    elif player_count is not None and player_count != len(bot_names):
+        fail(_("{count} bots given for {players} players.").format(
+            count=len(bot_names), players=player_count))
+    try:
+        the_game = load_game(name, len(bot_names), rules)
+    except KartentischError as error:
+        fail_with(error, presenter.localize_param)
+    for spec in dict.fromkeys(bot_names):
+        problem = bot_problem(spec, the_game)
+        if problem is not None:
+            fail(problem)
+    config = SimulationConfig(name, bot_names, base_seed, rules, rotate)
     progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=_console(stderr=True), auto_refresh=False,
                         transient=True)
     try:
         with progress:
-            task = progress.add_task(_("Simulating"), total=games)
+            task = progress.add_task(_("Simulating"), total=game_count)
 
             last_refresh = [0.0]
 
@@ -290,15 +310,16 @@ def simulate(
                     progress.refresh()
                     last_refresh[0] = now
 
-            summary = run_simulation(config, games, workers=workers, on_progress=advance)
+            summary = run_simulation(config, game_count, workers=worker_count,
+                                     on_progress=advance)
     except KartentischError as error:
-        _fail(str(error))
+        fail_with(error, presenter.localize_param)
     if as_json:
         sys.stdout.write(json.dumps(summary.to_json(), indent=1) + "\n")
         return
-    presenter = load_presenter(name)
     table = Table(title=_("{game}: {games} games, seed {seed}").format(
-        game=game_class(name).spec.title, games=summary.games, seed=seed), title_justify="left")
+        game=game_class(name).spec.title, games=summary.games, seed=base_seed),
+        title_justify="left")
     table.add_column(_("Bot no.") if rotate else _("Seat"), justify="right")
     table.add_column(_("Bot"))
     table.add_column(_("Lost"), justify="right")
@@ -317,8 +338,8 @@ def simulate(
         console.print(f"{escape(labels.get(key, key))}: {value:.2f}")
     console.print(ngettext("{rate:.1f} games per second ({seconds:.1f} s, {workers} worker)",
                            "{rate:.1f} games per second ({seconds:.1f} s, {workers} workers)",
-                           workers).format(rate=summary.games_per_second,
-                                           seconds=summary.seconds, workers=workers))
+                           worker_count).format(rate=summary.games_per_second,
+                                                seconds=summary.seconds, workers=worker_count))
 
 
 @app.command("rules-options",
@@ -328,9 +349,9 @@ def rules_options(
     lang: LangOption = None,
 ) -> None:
     """List a game's rules options with their defaults and allowed values."""
-    _use_language(lang)
+    use_language(lang)
     console = _console()
-    name = _game_name(game)
+    name = arguments.game_name(game)
     cls = game_class(name)
     helps = load_presenter(name).option_help()
     console.print("[bold]" + escape(_("Rules options of {game} (set with -o key=value)").format(
@@ -345,7 +366,7 @@ def rules_options(
 @app.command("games", help=_("List the games and the bots available for each."))
 def games(lang: LangOption = None) -> None:
     """List the games and the bots available for each."""
-    _use_language(lang)
+    use_language(lang)
     console = _console()
     table = Table(title=_("Games"), title_justify="left")
     table.add_column(_("Game"))
@@ -358,10 +379,28 @@ def games(lang: LangOption = None) -> None:
     console.print(table)
 
 
+@app.command("serve", help=_("Run the table server: play together in the browser or over "
+                             "the websocket protocol."))
+def serve(
+    host: Annotated[str, typer.Option(help=_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=_("Port to listen on (0: any free port)."))]
+    = 8000,
+    db: Annotated[str | None, typer.Option(help=_(
+        "Database: a file path or sqlite:///PATH, or postgresql://USER@HOST/NAME (default: "
+        "an SQLite file in your data directory)."))] = None,
+    bot_workers: Annotated[int | None, typer.Option(help=_(
+        "Processes in which bots think (default: one per core but one)."))] = None,
+) -> None:
+    """Run the table server (see docs/server.md)."""
+    from kartentisch.server.run import serve as run_server
+
+    run_server(host=host, port=port, db=db, bot_workers=bot_workers)
+
+
 app.command(
     "arena",
     help=_("Bot matches with rotated seats and duplicate deals; ratings, shares, records, plot."),
-)(arena_command)
+)(make_arena_command())
 
 
 def main(argv: list[str] | None = None) -> Any:

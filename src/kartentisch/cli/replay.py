@@ -7,7 +7,6 @@ from rich.markup import escape
 
 from kartentisch.cli.presenters import Presenter, seat_name
 from kartentisch.cli.session import HUMAN, ReadLine, show_result
-from kartentisch.core.errors import InvalidRecordError, KartentischError
 from kartentisch.core.protocol import Seat
 from kartentisch.core.records import GameRecord
 from kartentisch.locale import _
@@ -34,13 +33,15 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
 
     ``viewer`` ``None`` shows what a spectator sees; a seat shows that seat's view. With
     ``step`` the table is shown before every move and Enter is awaited (via ``read_line``).
+
+    Raises:
+        InvalidSeatError: ``viewer`` is not a seat of the record's game.
+        InvalidRecordError: the record does not replay (checked before anything is shown).
     """
-    if viewer is not None and not 0 <= viewer < record.players:
-        raise InvalidRecordError(
-            _("seat {seat} does not exist; seats are 0 to {last}").format(
-                seat=viewer, last=record.players - 1))
-    record.replay()  # validate the whole record before showing anything
     game = record.new_game()
+    if viewer is not None:
+        game.check_seat(viewer)
+    record.replay()  # validate the whole record before showing anything
     state = game.new_initial_state(record.seed)
     names = replay_names(record, viewer)
     console.print("[bold]" + escape(_("{game} · {players} players · seed {seed}").format(
@@ -74,10 +75,7 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
                 return False
         console.print("[dim]" + escape(_("Move {number}: {name} → {move}").format(
             number=number, name=_strip_markup(seat_name(names, seat)), move=text)) + "[/]")
-        try:
-            state.apply(game.parse_action(text, state))
-        except KartentischError as error:  # record.replay() checked this already
-            raise InvalidRecordError(str(error)) from error
+        state.apply(game.parse_action(text, state))  # record.replay() checked it already
         show_events()
     if state.is_terminal():
         show_result(state, names, presenter, console, viewer)

@@ -7,7 +7,6 @@ game), so tests can play whole games by answering prompts.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -19,8 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kartentisch.bots import make_bot
+from kartentisch.arena.runner import build_bot
 from kartentisch.bots.base import Bot
+from kartentisch.cli.messages import describe_error
 from kartentisch.cli.presenters import Presenter, seat_name
 from kartentisch.core.errors import (
     AmbiguousActionError,
@@ -29,6 +29,7 @@ from kartentisch.core.errors import (
 )
 from kartentisch.core.protocol import Game, Seat, State
 from kartentisch.core.records import GameRecord
+from kartentisch.core.rng import derive_seed
 from kartentisch.locale import _
 
 HUMAN: Final = "human"
@@ -43,17 +44,6 @@ ReadLine = Callable[[str], str]
 
 class QuitGame(Exception):
     """The human asked to stop (``quit``) or the input ended."""
-
-
-def derive_seed(seed: int, *parts: object) -> int:
-    """A 63-bit seed derived from ``seed`` and ``parts``, the same on every platform and run.
-
-    >>> derive_seed(7, "bot", 1) == derive_seed(7, "bot", 1) != derive_seed(7, "bot", 2)
-    True
-    """
-    text = "/".join(str(p) for p in (seed, *parts))
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
 
 
 def seat_names(seats: Sequence[str], human_seat: Seat | None) -> list[str]:
@@ -125,11 +115,11 @@ class HumanPlayer:
                     continue
             except KartentischError as error:
                 message = self.presenter.explain_error(error, text, observation)
-                if message is None and isinstance(error, InvalidActionError):
-                    message = _("Cannot read {text!r}: {error}").format(text=text.strip(),
-                                                                         error=error)
-                elif message is None:
-                    message = _("Not allowed now: {error}").format(error=error)
+                if message is None:
+                    reason = describe_error(error, self.presenter.localize_param)
+                    message = (_("Cannot read {text!r}: {error}") if isinstance(
+                        error, InvalidActionError) else _("Not allowed now: {error}")).format(
+                        text=text.strip(), error=reason)
                 self.console.print("[red]" + escape(message) + "[/]")
                 self.console.print(escape(_("Type ? for help and the legal moves.")))
                 continue
@@ -186,8 +176,10 @@ class SessionResult:
 
 
 def make_bots(game: Game[Any, Any, Any], seats: Sequence[str], seed: int) -> dict[Seat, Bot]:
-    """The bots of every non-human seat, each seeded from the game seed and its seat."""
-    return {seat: make_bot(kind, game, derive_seed(seed, "bot", seat))
+    """The bots of every non-human seat, each seeded with ``derive_seed(seed, "bot", seat)``.
+
+    A seat's bot is a name or a spec with parameters (``ismcts:iterations=200``)."""
+    return {seat: build_bot(kind, game, derive_seed(seed, "bot", seat))
             for seat, kind in enumerate(seats) if kind != HUMAN}
 
 
@@ -233,7 +225,8 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
                 try:
                     state.apply(action)
                 except KartentischError as error:  # parse_action vouched for it; be safe
-                    console.print("[red]" + escape(str(error)) + "[/]")
+                    console.print("[red]" + escape(describe_error(
+                        error, presenter.localize_param)) + "[/]")
                 continue
             action = bots[seat].act(state.observation(seat), state.legal_actions())
             state.apply(action)
@@ -283,10 +276,16 @@ def show_result(state: State[Any, Any], names: Sequence[str], presenter: Present
 
 
 def check_seats(seats: Sequence[str], game: Game[Any, Any, Any]) -> None:
-    """Make every bot once (seed 0) so unknown names fail before the game starts."""
+    """Make every bot once (seed 0) so that unknown names and bad parameters fail before the
+    game starts: a :class:`KartentischError` whose message says why in the current language
+    (see :func:`kartentisch.cli.arguments.bot_problem`)."""
+    from kartentisch.cli.arguments import bot_problem
+
     for kind in seats:
         if kind != HUMAN:
-            make_bot(kind, game, 0)
+            problem = bot_problem(kind, game)
+            if problem is not None:
+                raise KartentischError(problem)
 
 
 __all__ = [
