@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from kartentisch.core.errors import KartentischError
 from kartentisch.games.casino import Casino, CasinoState
 from kartentisch.games.casino.cards import parse_card
-from kartentisch.games.casino.state import BuildUnit, PlayRecord
+from kartentisch.games.casino.table import BuildUnit, PlayRecord
 
 Setup = Callable[..., CasinoState]
 
@@ -20,7 +21,6 @@ def cards(text: str) -> list[int]:
 
 
 def make_position(
-
     *,
     players: int = 2,
     options: Mapping[str, Any] | None = None,
@@ -73,3 +73,14 @@ def make_position(
 def setup() -> Setup:
     """``setup(hands=..., loose=..., builds=...)`` -> a position (see ``make_position``)."""
     return make_position
+
+
+def refusal(state: CasinoState, action: object) -> KartentischError:
+    """The error ``state.apply(action)`` raises; the state must be left exactly as it was."""
+    before = state.to_json()
+    legal = state.legal_action_ids()
+    with pytest.raises(KartentischError) as info:
+        state.apply(action)  # type: ignore[arg-type]
+    assert state.to_json() == before
+    assert state.legal_action_ids() == legal
+    return info.value

@@ -55,7 +55,7 @@ def test_play_casino_with_labels_help_and_errors(tmp_path: Path) -> None:
     assert "Casino · pack 1 · dealer: You" in out
     assert "Table: a " in out and "Your hand:" in out and "Cards left in the pack: 40" in out
     assert "Legal moves now:" in out and "trail:" in out
-    assert "Cannot read 'zz'" in out
+    assert "Cannot read zz" in out
     assert "Traceback" not in out
     assert "stopped before its end" in out
     record = GameRecord.load(path)
@@ -126,16 +126,27 @@ def test_simulate_casino() -> None:
 
 
 @pytest.mark.parametrize(("text", "in_english", "in_german"), [
-    ("zz", "Cannot read 'zz'. Moves look like", "kein lesbarer Zug"),
-    ("7h x q", "no table item with that label", "kein Teil mit diesem Buchstaben"),
-    ("9c -", "You do not hold 9c.", "Du hast 9c nicht"),
-    ("Ks -", "You do not hold Ks.", "Du hast Ks nicht"),
-    ("7h x 5c", "not lying loose on the table", "liegt nicht lose"),
-    ("Qh + a = 5", "Face cards never go into builds.", "Bildkarten"),
-    ("2h + c = 5", "keep another card of value 5", "eine weitere Karte mit dem Wert 5"),
-    ("7h x a", "each add up to 7", "jeweils 7 ergeben"),
-    ("8s x d", "keep a card of the value of each build", "Wert jedes eigenen Builds"),
-    ("8s -", "keep a card of the value of each build", "Wert jedes eigenen Builds"),
+    ("zz", "Cannot read zz; moves look like: 7h x 3c 4d",
+     "zz ist kein Zug; Züge sehen so aus: 7h x 3c 4d"),
+    ("7h x q", "There is no table item q; the table has 5 items.",
+     "Es gibt kein Tischteil q; auf dem Tisch liegen 5 Teile."),
+    ("9c -", "9 of clubs is not in your hand (2h, 7h, 8s, Qh).",
+     "Kreuz 9 ist nicht auf deiner Hand (2h, 7h, 8s, Qh)."),
+    ("Ks -", "King of spades is not in your hand", "Pik König ist nicht auf deiner Hand"),
+    ("Td -", "10 of diamonds is not in your hand", "Karo 10 ist nicht auf deiner Hand"),
+    ("As -", "Ace of spades is not in your hand", "Pik Ass ist nicht auf deiner Hand"),
+    ("7h x 5c", "5 of clubs is not a loose card on the table",
+     "Kreuz 5 liegt nicht lose auf dem Tisch"),
+    ("Qh + a = 5", "Face cards never enter builds. Legal with queen of hearts: Qh -.",
+     "Bildkarten kommen nie in einen Build. Erlaubt mit Herz Dame: Qh -."),
+    ("2h + c = 5", "To build 5 you must keep another card of value 5 in your hand",
+     "eine weitere Karte mit dem Wert 5 auf der Hand behalten"),
+    ("7h x a", "The cards taken must form groups that each add up to 7. Legal with 7 of "
+     "hearts: 7h - · 7h x 3c 4d.", "jeweils 7 ergeben. Erlaubt mit Herz 7: 7h - · 7h x 3c 4d."),
+    ("8s x d", "You must keep a card of value 8 to take your build of 8",
+     "um deinen Build auf 8 zu nehmen"),
+    ("8s -", "You must keep a card of value 8 to take your build of 8",
+     "um deinen Build auf 8 zu nehmen"),
 ])
 def test_refused_moves_are_explained(setup: Callable[..., CasinoState], text: str,
                                      in_english: str, in_german: str) -> None:
@@ -146,6 +157,22 @@ def test_refused_moves_are_explained(setup: Callable[..., CasinoState], text: st
     with pytest.raises(KartentischError) as info:
         state.game.parse_action(text, state)
     observation = state.observation(0)
+    assert info.value.code.startswith("casino.")
     assert in_english in (presenter.explain_error(info.value, text, observation) or "")
     set_language("de")
     assert in_german in (presenter.explain_error(info.value, text, observation) or "")
+
+
+def test_the_presenter_names_cards_one_way() -> None:
+    presenter = load_presenter("casino")
+    assert presenter.localize_param("card", "Qh") == "queen of hearts"
+    assert presenter.localize_param("missing", "Td") == "10 of diamonds"
+    assert presenter.localize_param("legal", ["7h -", "7h x 3c"]) == "7h -, 7h x 3c"
+    assert presenter.localize_param("value", 7) is None
+    set_language("de")
+    names = [presenter.localize_param("card", n) for n in ("Ac", "Td", "Jh", "Qs", "Kd", "2s")]
+    assert names == ["Kreuz Ass", "Karo 10", "Herz Bube", "Pik Dame", "Karo König", "Pik 2"]
+    # the scoring items use the same names
+    from kartentisch.cli.presenters.casino import item_name
+
+    assert "Karo 10" in item_name("big_casino") and "Pik 2" in item_name("little_casino")

@@ -8,10 +8,13 @@ from collections.abc import Callable
 
 import pytest
 
-from kartentisch import InvalidPositionError
-from kartentisch.games.casino import Build, CasinoState, Trail
-from kartentisch.games.casino.cards import VALUES, parse_card
+from kartentisch import IllegalActionError, InvalidPositionError
+from kartentisch.core.errors import InvalidSeatError
+from kartentisch.core.protocol import OBSERVATION_FORMAT, TERMINAL
+from kartentisch.games.casino import Build, Casino, CasinoState, Trail
+from kartentisch.games.casino.cards import VALUES, card_name, parse_card
 from kartentisch.games.casino.observation import holding_constraints, sample_world, unseen_cards
+from kartentisch.games.casino.position import read_observation
 
 C = parse_card
 Setup = Callable[..., CasinoState]
@@ -30,8 +33,57 @@ def test_observation_shows_public_facts_only(setup: Setup) -> None:
                                 "value": 8, "sweep": False}
     assert "8s" not in json.dumps(doc)  # seat 0's hidden card
     assert json.loads(json.dumps(doc)) == doc
-    with pytest.raises(ValueError, match="seat 5 does not exist"):
-        state.observation(5)
+    assert doc["format"] == OBSERVATION_FORMAT and doc["game"] == "casino"
+    for bad in (5, -1, True, "0", 1.0):
+        with pytest.raises(InvalidSeatError):
+            state.observation(bad)  # type: ignore[arg-type]
+
+
+def test_spectator_sees_no_hidden_card(setup: Setup) -> None:
+    state = setup(hands=["2h 8s Kh 3c", "Kc Kd Qc Qd"], loose="6c 4d")
+    state.apply(Build(C("2h"), 8, (C("6c"),)))
+    doc = state.observation(None).to_json()
+    assert doc["seat"] is None and doc["hand"] is None
+    text = json.dumps(doc)
+    hidden = [*state.hands[0], *state.hands[1], *state.deck]
+    assert hidden and not any(f'"{card_name(c)}"' in text for c in hidden)
+    assert doc["hand_sizes"] == [3, 4] and doc["deck_size"] == len(state.deck)
+    read_observation(doc)  # the documented shape
+
+
+@pytest.mark.parametrize("viewer", [0, 1, None])
+def test_views_survive_a_consistent_redeal(viewer: int | None) -> None:
+    """A viewer's observation is the same in every world sampled from it."""
+    game = Casino(2)
+    state = game.new_initial_state(4)
+    rng = random.Random(4)
+    for _ in range(30):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    obs = state.observation(viewer)
+    seen = json.dumps(obs.to_json())
+    for seed in range(10):
+        world = game.sample_world(obs, random.Random(seed))
+        assert json.dumps(world.observation(viewer).to_json()) == seen
+        if viewer is None:  # a spectator's worlds differ in the hidden cards
+            continue
+        assert world.hands[viewer] == state.hands[viewer]
+
+
+def test_reveal_only_after_the_end() -> None:
+    game = Casino(2)
+    state = game.new_initial_state(6)
+    with pytest.raises(IllegalActionError) as info:
+        state.reveal()
+    assert info.value.code == "observation.not_over"
+    rng = random.Random(6)
+    while not state.is_terminal():
+        legal = state.legal_action_ids()
+        state.apply_id(legal[rng.randrange(len(legal))])
+    assert state.reveal() == state.to_json()
+    final = state.observation(None).to_json()
+    assert final["current_player"] == TERMINAL and final["winners"] == state.winners
+    read_observation(final)
 
 
 def test_a_builder_is_known_to_hold_the_value(setup: Setup) -> None:

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from kartentisch import GameRecord, InvalidPositionError, load_game
+from kartentisch.core.errors import InvalidSeedError
+from kartentisch.core.rng import check_seed
 from kartentisch.games.casino import Casino, CasinoState
 from kartentisch.games.casino.cards import parse_card
-from kartentisch.games.casino.position import can_partition
+from kartentisch.games.casino.combinatorics import can_partition
 
 
 def played(seed: int, steps: int, players: int = 2, **options: Any) -> CasinoState:
@@ -93,27 +95,93 @@ def test_validation_names_the_first_problem() -> None:
     doc = state.to_json()
     hand0 = doc["hands"][0]
     game = state.game
-    cases: list[tuple[dict[str, Any], str]] = [
-        (edit(doc, "format", "x"), "'format' must be"),
-        (edit(doc, "game", "krass-kariert"), "'game' must be 'casino'"),
-        (edit(doc, "players", 5), "'players' must be a whole number from 2 to 4"),
-        (edit(doc, "options", {"partnerships": True}), "options: option 'partnerships'"),
-        (edit(doc, "phase", "draw"), "'phase' must be 'play' or 'over'"),
-        (edit(doc, "hands", [hand0]), "one entry per player"),
-        (edit(doc, "hands.0", [*hand0, "Zz"]), r"hand of seat 0\[\d\]: unknown card"),
-        (edit(doc, "hands.0", [*hand0, *doc["pack_cards"][:4]]), "hand holds at most 4"),
-        (edit(doc, "pack_cards", doc["pack_cards"][:-1]), "multiple of 8"),
-        (edit(doc, "table", []), "'table' must be an object"),
-        (edit(doc, "captured.0", [*doc["captured"][0], hand0[0]]), "appears 2 times"),
-        (edit(doc, "to_move", 7), "'to_move' must be a seat"),
-        (edit(doc, "scores", [0]), "one entry per side"),
-        (edit(doc, "plays", "none"), "'plays' must be a list"),
-        (edit(doc, "winners", [5]), "'winners' must be a list of sides"),
-        (edit(doc, "last_turn", [99, 99]), "'last_turn' must hold"),
+    shape = "document.invalid"
+    meaning = "position.invalid"
+    cases: list[tuple[dict[str, Any], str, str]] = [
+        (edit(doc, "format", "x"), shape, r"\$\.format"),
+        (edit(doc, "game", "krass-kariert"), shape, r"\$\.game"),
+        (edit(doc, "players", 5), shape, r"\$\.players"),
+        (edit(doc, "options", {"partnerships": True}), meaning, "options: .*partnerships"),
+        (edit(doc, "phase", "draw"), shape, r"\$\.phase"),
+        (edit(doc, "hands", [hand0]), shape, r"\$\.hands"),
+        (edit(doc, "hands", [hand0, doc["hands"][1], []]), meaning, "one entry per player"),
+        (edit(doc, "hands.0", [*hand0, "Zz"]), shape, r"\$\.hands\[0\]"),
+        (edit(doc, "hands.0", [*hand0, *doc["pack_cards"][:4]]), shape, r"\$\.hands\[0\]"),
+        (edit(doc, "pack_cards", doc["pack_cards"][:-1]), meaning, "multiple of 8"),
+        (edit(doc, "table", []), shape, r"\$\.table"),
+        (edit(doc, "captured.0", [*doc["captured"][0], hand0[0]]), meaning, "appears 2 times"),
+        (edit(doc, "to_move", 7), shape, r"\$\.to_move"),
+        (edit(doc, "to_move", 2), meaning, "'to_move' must be a seat"),
+        (edit(doc, "scores", [0]), shape, r"\$\.scores"),
+        (edit(doc, "plays", "none"), shape, r"\$\.plays"),
+        (edit(doc, "winners", [5]), shape, r"\$\.winners\[0\]"),
+        (edit(doc, "last_turn", [99, 99]), meaning, "'last_turn' must hold"),
+        (edit(doc, "seed", 2.0), shape, r"\$\.seed"),
+        (edit(doc, "turn", True), shape, r"\$\.turn"),
     ]
-    for bad, message in cases:
-        with pytest.raises(InvalidPositionError, match=message):
+    for bad, code, message in cases:
+        with pytest.raises(InvalidPositionError, match=message) as info:
             game.state_from_json(bad)
+        assert info.value.code == code, message
+    for bad, _code, _message in cases:
+        with pytest.raises(InvalidPositionError):
+            game.state_from_json(json.loads(json.dumps(bad)))
+
+
+def refused(doc: object) -> InvalidPositionError:
+    with pytest.raises(InvalidPositionError) as info:
+        Casino(2).state_from_json(doc)  # type: ignore[arg-type]
+    json.dumps(info.value.to_json())
+    return info.value
+
+
+def test_found_bugs_are_refused() -> None:
+    """Documents the old reader accepted."""
+    doc = played(2, 5).to_json()
+    assert refused(edit(doc, "options", True)).code == "document.invalid"
+    assert refused(edit(doc, "scores", [10**6, 0])).code == "document.invalid"
+    assert "not the sum of the recorded packs" in str(refused(edit(doc, "scores", [30, 0])))
+    assert refused(edit(doc, "winners", [True])).code == "document.invalid"
+    assert "no winner yet" in str(refused(edit(doc, "winners", [0])))
+    result = {"cards": [float("nan"), 0], "spades": [1, 0], "big_casino": [2, 0],
+              "little_casino": [1, 0], "aces": [4, 0], "sweeps": [0, 0], "total": [8, 0]}
+    nan = edit(edit(doc, "pack_results", [result]), "pack", 1)
+    assert "$.pack_results[0].cards[0]" in str(refused(nan))
+    assert "unknown field" in str(refused({**doc, "extra": 1})).lower()
+    assert refused([doc]).code == "document.invalid"
+    assert refused("position").code == "document.invalid"
+    deep: Any = []
+    for _ in range(10_000):
+        deep = [deep]
+    assert refused({**doc, "plays": deep}).code == "document.too_deep"
+
+
+def test_pack_results_must_add_up() -> None:
+    state = played(3, 60)  # in the second pack
+    assert state.pack_results and not state.is_terminal()
+    doc = state.to_json()
+    assert Casino(2).state_from_json(doc).to_json() == doc
+    first = doc["pack_results"][0]
+    wrong_total = dict(first, total=[t + 1 for t in first["total"]])
+    assert "'total' is not the sum" in str(refused(edit(doc, "pack_results.0", wrong_total)))
+    two_casinos = dict(first, big_casino=[2, 2])
+    assert "do not share out one pack" in str(refused(edit(doc, "pack_results.0", two_casinos)))
+    assert "packs; " in str(refused(edit(doc, "pack", doc["pack"] + 1)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**31, 2**53 - 1, 2**53, 2**63, -1, True, 1.0, "1"])
+def test_seeds_are_exactly_the_valid_seeds(seed: object) -> None:
+    doc = edit(played(2, 3).to_json(), "seed", seed)
+    try:
+        check_seed(seed)
+    except InvalidSeedError:
+        with pytest.raises(InvalidPositionError):
+            Casino(2).state_from_json(doc)
+        return
+    state = Casino(2).state_from_json(doc)
+    assert state.seed == seed and state.to_json() == doc
+    again = Casino(2).state_from_json(json.loads(json.dumps(doc)))
+    assert again.to_json() == doc
 
 
 def test_missing_card_is_named() -> None:
@@ -132,6 +200,8 @@ def test_build_validation() -> None:
     face = dict(build, cards=[*build["cards"][:-1], "Kc"])
     with pytest.raises(InvalidPositionError, match="face cards never enter builds"):
         game.state_from_json(edit(doc, "table.builds", [face]))
+    with pytest.raises(InvalidPositionError, match=r"\$\.table\.builds\[0\]\.value"):
+        game.state_from_json(edit(doc, "table.builds", [dict(build, value=11)]))
     wrong = dict(build, value=(build["value"] % 10) + 1)
     with pytest.raises(InvalidPositionError, match="do not form groups"):
         game.state_from_json(edit(doc, "table.builds", [wrong]))

@@ -1,13 +1,15 @@
-"""Property tests over many random Casino games (hypothesis picks seeds and options).
+"""Property tests over random Casino games (hypothesis picks seeds and options).
 
-Together they play well over a thousand games: every pack of every game checks that the
-52 cards are each somewhere exactly once, that builds are well formed, that the points of
-a pack add up, and that moves and positions round-trip.
+Every pack of every game checks that the 52 cards are each somewhere exactly once, that
+builds are well formed, that the points of a pack add up, and that moves, ids and positions
+round-trip. The default counts keep ``tests/casino`` quick; with ``KARTENTISCH_SOAK`` set
+(``make soak``) they play thousands of games.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 from typing import Any
@@ -16,10 +18,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kartentisch import GameRecord
+from kartentisch.core.documents import read_document
 from kartentisch.games.casino import Casino, CasinoState
 from kartentisch.games.casino.cards import VALUES
+from kartentisch.games.casino.combinatorics import can_partition
 from kartentisch.games.casino.observation import holding_constraints
-from kartentisch.games.casino.position import can_partition
+
+SOAK = bool(os.environ.get("KARTENTISCH_SOAK"))
+
+
+def count(quick: int, soak: int) -> int:
+    """How many examples: ``soak`` under ``KARTENTISCH_SOAK``, else ``quick``."""
+    return soak if SOAK else quick
 
 OPTION_VALUES: dict[str, list[Any]] = {
     "face_cards_capture_all": [False, True],
@@ -37,7 +47,7 @@ def games(draw: st.DrawFn) -> tuple[Casino, int]:
     options = {k: draw(st.sampled_from(v)) for k, v in OPTION_VALUES.items()}
     if players == 4:
         options["partnerships"] = draw(st.booleans())
-    return Casino(players, options), draw(st.integers(0, 2**32))
+    return Casino(players, options), draw(st.integers(0, 2**53 - 1))
 
 
 def check_cards(state: CasinoState) -> None:
@@ -81,11 +91,16 @@ def play(game: Casino, seed: int, *, packs: int | None, deep: bool) -> CasinoSta
     results = 0
     while not state.is_terminal() and (packs is None or state.pack < packs):
         legal = state.legal_actions()
+        ids = state.legal_action_ids()
         assert legal and len(set(legal)) == len(legal)
+        assert type(ids) is tuple and list(ids) == sorted(set(ids))
+        assert ids == tuple(game.action_to_id(a) for a in legal)
+        for aid, a in zip(ids, legal, strict=True):  # every legal move round-trips its id
+            assert 0 <= aid < game.num_distinct_actions and game.action_from_id(aid) == a
+            assert state.is_legal_id(aid)
         action = legal[rng.randrange(len(legal))]
         text = game.format_action(action)
         assert game.parse_action(text, state) == action
-        assert game.action_from_id(game.action_to_id(action)) == action
         if deep and rng.random() < 0.1:
             check_views(state, rng)
         state.apply(action)
@@ -102,9 +117,13 @@ def check_views(state: CasinoState, rng: random.Random) -> None:
     game = state.game
     doc = state.to_json()
     assert game.state_from_json(json.loads(json.dumps(doc))).to_json() == doc
+    read_document(doc, game.position_document, what="position")
+    spectator = state.observation(None).to_json()
+    read_document(spectator, game.observation_document, what="observation")
     for seat in range(game.players):
         obs = state.observation(seat)
         seen = json.dumps(obs.to_json())
+        read_document(obs.to_json(), game.observation_document, what="observation")
         # two states that differ only in cards hidden from ``seat`` look the same to it
         other = state.clone()
         hidden = [(s, i) for s in range(game.players) if s != seat
@@ -125,21 +144,21 @@ def check_views(state: CasinoState, rng: random.Random) -> None:
             assert world.legal_actions() == state.legal_actions()
 
 
-@settings(max_examples=2000, deadline=None, derandomize=True,
+@settings(max_examples=count(120, 2000), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_first_packs(case: tuple[Casino, int]) -> None:
-    """2000 games played for one pack each, with every invariant after every play."""
+    """Games played for one pack each, with every invariant after every play."""
     game, seed = case
     state = play(game, seed, packs=1, deep=False)
     assert state.pack_results or state.is_terminal()
 
 
-@settings(max_examples=400, deadline=None, derandomize=True,
+@settings(max_examples=count(20, 400), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_whole_games(case: tuple[Casino, int]) -> None:
-    """400 whole games: the end, the returns, and the record's replay."""
+    """Whole games: the end, the returns, and the record's replay."""
     game, seed = case
     state = play(game, seed, packs=None, deep=False)
     assert state.is_terminal()
@@ -156,10 +175,51 @@ def test_whole_games(case: tuple[Casino, int]) -> None:
     assert record.replay().to_json() == state.to_json()
 
 
-@settings(max_examples=60, deadline=None, derandomize=True,
+@settings(max_examples=count(20, 60), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_views_and_positions(case: tuple[Casino, int]) -> None:
-    """60 packs with observations, sampled worlds and positions checked along the way."""
+    """Packs with observations, sampled worlds and positions checked along the way."""
     game, seed = case
     play(game, seed, packs=1, deep=True)
+
+
+def test_clones_share_nothing_mutable() -> None:
+    """Every list, dict and set reachable from a clone is its own, not the original's."""
+    game = Casino(3, {"sweeps": True})
+    state = game.new_initial_state(9)
+    rng = random.Random(9)
+    for _ in range(70):
+        legal = state.legal_action_ids()
+        state.apply_id(legal[rng.randrange(len(legal))])
+    assert state.plays
+    other = state.clone()
+
+    def containers(value: object, seen: dict[int, object], depth: int = 0) -> None:
+        if depth > 6:
+            return
+        if isinstance(value, list | dict | set):
+            seen[id(value)] = value
+        items: list[object] = []
+        if isinstance(value, dict):
+            items = [*value.keys(), *value.values()]
+        elif isinstance(value, list | tuple | set | frozenset):
+            items = list(value)
+        elif hasattr(value, "__slots__") and not isinstance(value, type):
+            items = [getattr(value, n, None) for n in value.__slots__ if n != "game"]
+        elif hasattr(value, "__dict__") and not isinstance(value, type):
+            items = [v for k, v in vars(value).items() if k != "game"]
+        for item in items:
+            containers(item, seen, depth + 1)
+
+    mine: dict[int, object] = {}
+    theirs: dict[int, object] = {}
+    containers(state, mine)
+    containers(other, theirs)
+    assert len(mine) > 20
+    assert not set(mine) & set(theirs)
+    before = state.to_json()
+    while not other.is_terminal():  # playing the clone on leaves the original alone
+        legal = other.legal_action_ids()
+        other.apply_id(legal[rng.randrange(len(legal))])
+    assert state.to_json() == before

@@ -11,7 +11,10 @@ from kartentisch import IllegalActionError, InvalidOptionsError, load_game
 from kartentisch.core.errors import GameOverError
 from kartentisch.games.casino import Build, Capture, Casino, CasinoState, Trail
 from kartentisch.games.casino.cards import parse_card
-from kartentisch.games.casino.state import OVER, deal_rng, score_pack
+from kartentisch.games.casino.scoring import score_pack
+from kartentisch.games.casino.state import OVER, deal_order
+
+from .conftest import refusal
 
 C = parse_card
 Setup = Callable[..., CasinoState]
@@ -59,8 +62,10 @@ def test_example_2_build_eight_then_take_it_or_the_opponent_does(setup: Setup) -
 def test_example_2_build_needs_the_card_of_its_value(setup: Setup) -> None:
     state = setup(hands=["2h 9s", "Kc Kd"], loose="6c")
     assert not any(isinstance(a, Build) for a in state.legal_actions())
-    with pytest.raises(IllegalActionError, match="keep another card of value 8"):
-        state.apply(Build(C("2h"), 8, (C("6c"),)))
+    error = refusal(state, Build(C("2h"), 8, (C("6c"),)))
+    assert isinstance(error, IllegalActionError)
+    assert error.code == "casino.build_needs_card" and error.params["value"] == 8
+    assert error.params["card"] == "2h" and error.params["action"] == "2h + 6c = 8"
 
 
 def test_example_3_ace_raises_eight_to_nine(setup: Setup) -> None:
@@ -107,8 +112,8 @@ def test_example_6_no_trail_next_turn_with_an_unchanged_build(setup: Setup) -> N
     state.apply(Build(C("2h"), 8, (C("6c"),)))
     state.apply(Trail(C("Kc")))
     assert not any(isinstance(a, Trail) for a in state.legal_actions())
-    with pytest.raises(IllegalActionError, match="may not trail"):
-        state.apply(Trail(C("Kh")))
+    error = refusal(state, Trail(C("Kh")))
+    assert error.code == "casino.trail_ban_next_turn" and error.params["legal"] == ["Kh x Kc"]
     # the ban is for the next turn only (default next_turn): build something else instead
     state.apply(Capture(C("Kh"), (C("Kc"),)))
     state.apply(Trail(C("Kd")))
@@ -136,9 +141,7 @@ def test_trail_allowed_again_when_the_build_was_changed(setup: Setup) -> None:
 def test_two_player_first_deal_order() -> None:
     game = Casino(2)
     state = game.new_initial_state(5)
-    deck = list(range(52))
-    deal_rng(5, 0).shuffle(deck)
-    top = deck[::-1]  # dealt from the end
+    top = deal_order(5, 0)[::-1]  # dealt from the end
     opponent, dealer = 1, 0
     assert state.dealer == dealer and state.current_player == opponent
     assert state.hands[opponent] == top[0:2] + top[6:8]
@@ -203,15 +206,17 @@ def test_each_capture_set_is_one_action(setup: Setup) -> None:
 
 def test_a_capture_must_add_up(setup: Setup) -> None:
     state = setup(hands=["7h 9s", "Kc Kd"], loose="3c 5d")
-    with pytest.raises(IllegalActionError, match="groups that each add up to 7"):
-        state.apply(Capture(C("7h"), (C("3c"), C("5d"))))
+    error = refusal(state, Capture(C("7h"), (C("3c"), C("5d"))))
+    assert error.code == "casino.capture_groups" and error.params["value"] == 7
+    assert error.params["legal"] == ["7h -"]
 
 
 def test_build_taken_only_by_its_value(setup: Setup) -> None:
     state = setup(hands=["6h 8s", "Kc Kd"], loose="6c", builds=[(8, "2h 6d", 1, 8)])
     assert Capture(C("6h"), (C("6c"),)) in state.legal_actions()
-    with pytest.raises(IllegalActionError):
-        state.apply(Capture(C("6h"), (), 8))
+    error = refusal(state, Capture(C("6h"), (), 8))  # no id: a 6 never takes a build of 8
+    assert error.code == "action.invalid"
+    assert state.why_illegal(Capture(C("6h"), (), 8)).code == "casino.build_taken_by_value"
 
 
 @pytest.mark.parametrize("capture_all", [False, True])
@@ -229,8 +234,9 @@ def test_face_cards_capture_by_rank(setup: Setup, capture_all: bool) -> None:
 def test_face_cards_never_build(setup: Setup) -> None:
     state = setup(hands=["Jh Js", "Kc Kd"], loose="2c")
     assert {type(a) for a in state.legal_actions()} == {Trail}
-    with pytest.raises(IllegalActionError, match="face cards never enter builds"):
-        state.apply(Build(C("Jh"), 2, (C("2c"),)))
+    error = refusal(state, Build(C("Jh"), 2, (C("2c"),)))  # no id: faces have no value
+    assert error.code == "action.invalid"
+    assert state.why_illegal(Build(C("Jh"), 2, (C("2c"),))).code == "casino.face_no_build"
 
 
 # ----------------------------------------------------------------------------- builds
@@ -261,8 +267,8 @@ def test_add_a_card_of_the_value_to_an_existing_build(setup: Setup) -> None:
 def test_multiple_build_is_never_raised(setup: Setup) -> None:
     state = setup(hands=["Ah 9s", "Kc Kd"], builds=[(8, "2d 6d 8c", 1, 8)])
     assert not any(isinstance(a, Build) and a.raised for a in state.legal_actions())
-    with pytest.raises(IllegalActionError, match="multiple build can never be raised"):
-        state.apply(Build(C("Ah"), 9, (), 8))
+    error = refusal(state, Build(C("Ah"), 9, (), 8))
+    assert error.code == "casino.multiple_not_raised"
 
 
 def test_raise_onto_a_standing_build_merges(setup: Setup) -> None:
@@ -292,10 +298,10 @@ def test_owner_keeps_a_card_of_the_build_value(setup: Setup) -> None:
     assert Trail(C("8s")) not in legal
     assert Capture(C("8s"), (C("8c"),)) not in legal  # leaves the build without its card
     assert Capture(C("8s"), (C("8c"),), 8) in legal
-    with pytest.raises(IllegalActionError, match="keep a card of value 8 to take your build"):
-        only.apply(Trail(C("8s")))
-    with pytest.raises(IllegalActionError, match="keep a card of value 8 to take your build"):
-        only.apply(Capture(C("8s"), (C("8c"),)))
+    for refused in (Trail(C("8s")), Capture(C("8s"), (C("8c"),))):
+        error = refusal(only, refused)
+        assert error.code == "casino.keep_for_build" and error.params["value"] == 8
+        assert error.params["legal"] == ["8s x [8]", "8s x 8c [8]"]
 
 
 def test_owner_keeps_option_off(setup: Setup) -> None:

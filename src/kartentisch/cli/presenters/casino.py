@@ -16,14 +16,25 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kartentisch.cli.messages import describe_error
 from kartentisch.cli.presenters import Choice, Presenter, seat_name
-from kartentisch.core.errors import AmbiguousActionError, InvalidActionError, KartentischError
+from kartentisch.core.errors import AmbiguousActionError, JSONValue, KartentischError
 from kartentisch.core.protocol import Event, Game, Seat, State
-from kartentisch.games.casino.actions import NOTATION_HELP, Build, Capture, Trail, parse_notation
-from kartentisch.games.casino.cards import SPADES, VALUES, card_name, suit_of
+from kartentisch.games.casino.actions import Build, Capture, Trail
+from kartentisch.games.casino.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    card_name,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from kartentisch.games.casino.game import format_with_labels
 from kartentisch.games.casino.observation import CasinoObservation
-from kartentisch.games.casino.state import SCORE_ITEMS, BuildUnit
+from kartentisch.games.casino.scoring import SCORE_ITEMS
+from kartentisch.games.casino.table import BuildUnit
 from kartentisch.locale import _
 
 SUIT_STYLES: Final = ("bold", "bold red", "bold red", "bold")
@@ -39,6 +50,26 @@ def styled_name(name: str) -> str:
     """A card given by name (from an event) as rich markup."""
     style = "bold red" if name[-1:] in ("d", "h") else "bold"
     return f"[{style}]{name}[/]"
+
+
+def spoken_card(name: str) -> str:
+    """A card given in notation (``"Td"``) in words of the current language: "10 of
+    diamonds", German "Karo 10" (the suit first, as the German rules write it)."""
+    try:
+        card = parse_card(name)
+    except ValueError:
+        return name
+    rank = rank_of(card)
+    ranks = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}
+    rank_text = ranks.get(rank, str(rank))
+    suit = suit_of(card)
+    if suit == CLUBS:
+        return _("{rank} of clubs").format(rank=rank_text)
+    if suit == DIAMONDS:
+        return _("{rank} of diamonds").format(rank=rank_text)
+    if suit == HEARTS:
+        return _("{rank} of hearts").format(rank=rank_text)
+    return _("{rank} of spades").format(rank=rank_text)
 
 
 def item_name(key: str) -> str:
@@ -216,44 +247,27 @@ class CasinoPresenter(Presenter):
 
     def explain_error(self, error: KartentischError, text: str, observation: Any
                       ) -> str | None:
-        """Say in the current language why ``text`` was refused.
+        """The refusal in the current language, from its reason code and params (cards named
+        in words), followed by what the played card may do instead, when the engine says."""
+        message = describe_error(error, self.localize_param)
+        typed = error.params.get("text")
+        if not (isinstance(typed, str) and typed and message.startswith(typed)):
+            message = message[:1].upper() + message[1:]  # templates are sentence fragments
+        if not message.endswith((".", "!", "?")):
+            message += "."
+        legal = error.params.get("legal")
+        card = error.params.get("card")
+        if isinstance(legal, list) and legal and isinstance(card, str):
+            message += " " + _("Legal with {card}: {moves}.").format(
+                card=spoken_card(card), moves=" · ".join(str(m) for m in legal))
+        return message
 
-        The engine's own (English) message decides which rule was broken; the observation
-        supplies the details. Unrecognised messages fall back to the engine's text.
-        """
-        obs: CasinoObservation = observation
-        shown = text.strip()
-        message = str(error)
-        try:
-            parsed = parse_notation(text)
-        except InvalidActionError:
-            return (_("Cannot read {text!r}.").format(text=shown) + " "
-                    + _("Moves look like: {examples}").format(examples=NOTATION_HELP))
-        if "no table item" in message:
-            return _("There is no table item with that label; the table has {count}.").format(
-                count=len(obs.table_items()))
-        prefix = _("Not allowed now: {move}.").format(move=shown) + " "
-        value = parsed.value or VALUES[parsed.card]
-        reasons = (
-            ("is not in your hand", _("You do not hold {card}.")),
-            ("face cards never enter builds", _("Face cards never go into builds.")),
-            ("must keep another card of value",
-             _("To build {value} you must keep another card of value {value} in your hand.")),
-            ("multiple build can never be raised", _("A call can never be raised.")),
-            ("build from your last turn",
-             _("You may not trail: your build from your last turn still stands unchanged.")),
-            ("while you own a build", _("You may not trail while you own a build.")),
-            ("may not be trailed", _("A card that could capture may not be trailed.")),
-            ("to take your build of", _("You must keep a card of the value of each build "
-                                        "you own until it is taken.")),
-            ("own rank", _("A face card takes only a loose card of its own rank.")),
-            ("groups that each add up to",
-             _("The cards must form groups that each add up to {value}.")),
-            ("is not a loose card", _("That card is not lying loose on the table.")),
-        )
-        for needle, reason in reasons:
-            if needle in message:
-                return prefix + reason.format(card=card_name(parsed.card), value=value)
+    def localize_param(self, name: str, value: JSONValue) -> str | None:
+        """Cards (``card``, ``missing``) in words; moves and hands stay in notation."""
+        if name in ("card", "missing") and isinstance(value, str):
+            return spoken_card(value)
+        if name in ("hand", "legal", "choices") and isinstance(value, list):
+            return ", ".join(str(v) for v in value)
         return None
 
     def ask_choice(self, error: AmbiguousActionError, observation: Any

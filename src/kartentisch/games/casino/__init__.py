@@ -3,7 +3,8 @@
 from kartentisch.games.casino.actions import Action, Build, Capture, Trail
 from kartentisch.games.casino.game import Casino, CasinoOptions
 from kartentisch.games.casino.observation import CasinoObservation
-from kartentisch.games.casino.state import BuildUnit, CasinoState
+from kartentisch.games.casino.state import CasinoState
+from kartentisch.games.casino.table import BuildUnit
 
 __all__ = [
     "Action",

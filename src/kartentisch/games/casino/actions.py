@@ -33,12 +33,14 @@ or without joining a standing build of the new value). See ``docs/casino-actions
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
-from kartentisch.core.errors import InvalidActionError
+from kartentisch.core.errors import InvalidActionError, safe_repr
 from kartentisch.games.casino.cards import CARD_RE, VALUES, card_name, parse_card
+from kartentisch.games.casino.reasons import move_error
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +91,6 @@ CODE_RAISE: Final = 23
 CODE_RAISE_MERGE: Final = 33
 """33-42: raise, joining the standing build of the new value."""
 NUM_CODES: Final = 43
-MASK_BITS: Final = 52
-NUM_ACTIONS: Final = 52 * NUM_CODES << MASK_BITS
-"""The size of the id space (about 1e19): use the factored form for masks."""
 
 
 def loose_mask(cards: tuple[int, ...]) -> int:
@@ -113,7 +112,7 @@ def mask_cards(mask: int) -> tuple[int, ...]:
 
 
 def action_code(action: Action) -> int:
-    """The ``code`` part of an action's id (what the card does)."""
+    """The ``code`` part of an action's factors (what the card does)."""
     if type(action) is Trail:
         return CODE_TRAIL
     if type(action) is Capture:
@@ -125,19 +124,151 @@ def action_code(action: Action) -> int:
 
 
 def action_factors(action: Action) -> tuple[int, int, int]:
-    """The factored id ``(card, code, loose_mask)``, for RL heads (52, 43 and 52 bits)."""
+    """The factored form ``(card, code, loose_mask)``, for RL heads (52, 43 and 52 bits)."""
     loose = () if isinstance(action, Trail) else action.loose
     return action.card, action_code(action), loose_mask(loose)
+
+
+# The id space (docs/casino-actions.md). Every (card, code) pair that can name a move owns one
+# *segment* of consecutive ids; within it, the id counts the loose cards used, as the bits
+# of the cards the segment allows packed together ("compressed"). A numeral card moving
+# towards value v can only use loose numerals of value at most v: the cards 0 .. 4v-1, since
+# cards are ordered by rank. Its own card is never loose, so its bit is squeezed out. A face
+# card can only take the other three cards of its rank. Segments whose move needs at least
+# one loose card leave out the empty set, so every id in range names exactly one action.
+
+
+class _Segment(NamedTuple):
+    start: int
+    """The first id of the segment."""
+    card: int
+    code: int
+    allowed: int
+    """The loose cards the segment's moves may use, as a mask."""
+    shift: int
+    """Where ``allowed`` starts: 0 for numerals, the rank's first card for face cards."""
+    nonempty: bool
+    """Whether the move needs at least one loose card (the empty set has no id)."""
+
+
+def _segments() -> list[_Segment]:
+    out: list[_Segment] = []
+    start = 0
+
+    def add(card: int, code: int, allowed: int, shift: int, nonempty: bool) -> None:
+        nonlocal start
+        out.append(_Segment(start, card, code, allowed, shift, nonempty))
+        start += (1 << (allowed.bit_count())) - nonempty
+
+    for card in range(52):
+        own = 1 << card
+        add(card, CODE_TRAIL, 0, 0, False)
+        cv = VALUES[card]
+        if not cv:  # a face card takes cards of its own rank, nothing else
+            base = card - card % 4
+            add(card, CODE_CAPTURE, (0b1111 << base) & ~own, base, True)
+            continue
+        upto = [(1 << 4 * v) - 1 & ~own for v in range(11)]
+        """``upto[v]``: the numerals of value at most v, without the card played."""
+        add(card, CODE_CAPTURE, upto[cv], 0, True)
+        add(card, CODE_CAPTURE_BUILD, upto[cv], 0, False)
+        for v in range(cv, 11):
+            add(card, CODE_BUILD + v - 1, upto[v], 0, True)
+        for v in range(cv, 11):  # only the card itself may join a build of its own value
+            add(card, CODE_BUILD_MERGE + v - 1, upto[v], 0, v != cv)
+        for u in range(1, 11 - cv):
+            add(card, CODE_RAISE + u - 1, 0, 0, False)
+        for u in range(1, 11 - cv):
+            add(card, CODE_RAISE_MERGE + u - 1, 0, 0, False)
+    out.append(_Segment(start, -1, -1, 0, 0, False))  # the end
+    return out
+
+
+_SEGMENTS: Final = _segments()
+_STARTS: Final = tuple(s.start for s in _SEGMENTS)
+NUM_ACTIONS: Final = _SEGMENTS[-1].start
+"""The size of the id space, 51,290,995,756,216 (about 2^45.5, below 2^53)."""
+
+_BY_KEY: Final[tuple[_Segment | None, ...]] = tuple(
+    {(s.card, s.code): s for s in _SEGMENTS}.get((k // NUM_CODES, k % NUM_CODES))
+    for k in range(52 * NUM_CODES))
+"""The segment of ``card * NUM_CODES + code``, or None where that pair names no move."""
+
+ID_BASE: Final[tuple[int, ...]] = tuple(
+    -1 if s is None else s.start - s.nonempty for s in _BY_KEY)
+"""``ID_BASE[card * NUM_CODES + code] + compressed(mask)`` is an id (see :func:`compress`);
+-1 where the pair names no move. The move generator adds the compressed masks itself."""
+
+
+def compress(mask: int, card: int) -> int:
+    """``mask`` (loose cards, never ``card``) with ``card``'s bit squeezed out.
+
+    Only right for masks a segment of ``card`` allows; face cards shift further (see
+    :func:`action_id`), but move generation only compresses numeral masks.
+    """
+    return (mask & ((1 << card) - 1)) | ((mask >> (card + 1)) << card)
+
+
+def _invalid(action: object) -> InvalidActionError:
+    return InvalidActionError(
+        f"{safe_repr(action)} is not a Casino action",
+        params={"value": safe_repr(action), "game": "Casino"})
 
 
 def action_id(action: Action) -> int:
     """The stable integer id of ``action`` in ``range(NUM_ACTIONS)``.
 
-    >>> action_id(Trail(0)), action_id(Capture(1, (0,))) == (1 * NUM_CODES + 1 << 52) | 1
-    (0, True)
+    Raises :class:`InvalidActionError` for anything the id space cannot hold: other types,
+    cards outside 0-51, loose cards not ascending, a raise with loose cards, a loose card
+    whose value exceeds the move's value (no table can make such a move legal).
+
+    >>> action_id(Trail(0)), action_id(Capture(1, (0,)))
+    (0, 1)
     """
-    card, code, mask = action_factors(action)
-    return ((card * NUM_CODES + code) << MASK_BITS) | mask
+    t = type(action)
+    card = getattr(action, "card", None)
+    if type(card) is not int or not 0 <= card < 52:
+        raise _invalid(action)
+    if t is Trail:
+        return ID_BASE[card * NUM_CODES]
+    loose = getattr(action, "loose", None)
+    if type(loose) is not tuple:
+        raise _invalid(action)
+    mask = 0
+    previous = -1
+    for c in loose:
+        if type(c) is not int or not previous < c < 52:
+            raise _invalid(action)
+        mask |= 1 << c
+        previous = c
+    if t is Capture:
+        build = action.build  # type: ignore[union-attr]
+        if type(build) is not int:
+            raise _invalid(action)
+        if build == 0:
+            code = CODE_CAPTURE
+        elif build == VALUES[card] != 0:
+            code = CODE_CAPTURE_BUILD
+        else:
+            raise _invalid(action)
+    elif t is Build:
+        value, raised, merged = action.value, action.raised, action.merged  # type: ignore[union-attr]
+        if type(value) is not int or type(raised) is not int or type(merged) is not bool:
+            raise _invalid(action)
+        if raised:
+            if not 1 <= raised <= 10 or value != VALUES[card] + raised or mask:
+                raise _invalid(action)
+            code = (CODE_RAISE_MERGE if merged else CODE_RAISE) + raised - 1
+        else:
+            if not 1 <= value <= 10:
+                raise _invalid(action)
+            code = (CODE_BUILD_MERGE if merged else CODE_BUILD) + value - 1
+    else:
+        raise _invalid(action)
+    segment = _BY_KEY[card * NUM_CODES + code]
+    if segment is None or mask & ~segment.allowed or (segment.nonempty and not mask):
+        raise _invalid(action)
+    return segment.start - segment.nonempty + (compress(mask, card) >> segment.shift)
 
 
 def action_from_id(i: int) -> Action:
@@ -147,25 +278,25 @@ def action_from_id(i: int) -> Action:
     >>> action_from_id(action_id(a)) == a
     True
     """
-    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < NUM_ACTIONS:
-        raise InvalidActionError(f"action id {i!r} is outside 0..{NUM_ACTIONS - 1}")
-    head, mask = divmod(i, 1 << MASK_BITS)
-    card, code = divmod(head, NUM_CODES)
-    loose = mask_cards(mask)
+    if type(i) is not int or not 0 <= i < NUM_ACTIONS:
+        raise InvalidActionError(
+            f"action id {safe_repr(i)} is not a whole number from 0 to {NUM_ACTIONS - 1}",
+            code="action.bad_id", params={"value": safe_repr(i), "last": NUM_ACTIONS - 1})
+    segment = _SEGMENTS[bisect.bisect_right(_STARTS, i) - 1]
+    card, code, shift = segment.card, segment.code, segment.shift
+    packed = (i - segment.start + segment.nonempty) << shift
+    mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))  # card's bit back
     if code == CODE_TRAIL:
-        if mask:
-            raise InvalidActionError(f"action id {i}: a trail uses no table cards")
         return Trail(card)
-    if code in (CODE_CAPTURE, CODE_CAPTURE_BUILD):
+    loose = mask_cards(mask)
+    if code <= CODE_CAPTURE_BUILD:
         return Capture(card, loose, VALUES[card] if code == CODE_CAPTURE_BUILD else 0)
     if code < CODE_RAISE:
         merged = code >= CODE_BUILD_MERGE
-        value = code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1
-        return Build(card, value, loose, 0, merged)
+        return Build(card, code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1, loose, 0,
+                     merged)
     merged = code >= CODE_RAISE_MERGE
     raised = code - (CODE_RAISE_MERGE if merged else CODE_RAISE) + 1
-    if mask:
-        raise InvalidActionError(f"action id {i}: a raise uses no loose cards")
     return Build(card, VALUES[card] + raised, (), raised, merged)
 
 
@@ -227,8 +358,9 @@ _ITEM_RE = re.compile(r"\s*,?\s*(?:\[(\d+)\]|(10|[2-9TJQKA])([cdhs♣♦♥♠])
 def _card(text: str, raw: str) -> int:
     try:
         return parse_card(text)
-    except ValueError as exc:
-        raise InvalidActionError(f"{raw!r}: {exc}") from None
+    except ValueError:
+        raise move_error(InvalidActionError, "casino.bad_card", raw.strip(),
+                         card=text) from None
 
 
 def parse_items(text: str, raw: str) -> tuple[ItemRef, ...]:
@@ -243,13 +375,13 @@ def parse_items(text: str, raw: str) -> tuple[ItemRef, ...]:
     while pos < len(text):
         m = _ITEM_RE.match(text, pos)
         if not m or m.end() == pos:
-            raise InvalidActionError(
-                f"{raw!r}: cannot read the table items at {text[pos:]!r}; name them by label "
-                "(a, b, ...), card (3c) or build value ([8])")
+            raise move_error(InvalidActionError, "casino.bad_items", raw.strip(),
+                             rest=text[pos:].strip())
         if m.group(1):
             value = int(m.group(1))
             if not 1 <= value <= 10:
-                raise InvalidActionError(f"{raw!r}: a build's value is 1 to 10, not {value}")
+                raise move_error(InvalidActionError, "casino.bad_build_value", raw.strip(),
+                                 value=value)
             items.append(("build", value))
         elif m.group(2):
             items.append(("card", parse_card(m.group(2) + m.group(3))))
@@ -270,25 +402,29 @@ def parse_notation(text: str) -> ParsedMove:
     raw = text
     text = " ".join(text.strip().split())
     if not text:
-        raise InvalidActionError(f"empty move; moves look like: {NOTATION_HELP}")
+        raise InvalidActionError(f"empty move; moves look like: {NOTATION_HELP}",
+                                 code="casino.empty", params={"text": "",
+                                                              "examples": NOTATION_HELP})
     if m := _TRAIL_RE.match(text):
         return ParsedMove(_card(m.group(1) or m.group(2), raw), "trail")
     if CARD_RE.fullmatch(text) or re.fullmatch(r"(10|[2-9tjqka])[cdhs]", text.lower()):
         return ParsedMove(_card(text, raw), "card")
     m = _MOVE_RE.match(text)
     if not m:
-        raise InvalidActionError(f"cannot read {raw!r}; moves look like: {NOTATION_HELP}")
+        raise InvalidActionError(f"cannot read {raw!r}; moves look like: {NOTATION_HELP}",
+                                 code="casino.unreadable",
+                                 params={"text": raw.strip(), "examples": NOTATION_HELP})
     card = _card(m.group(1), raw)
     op, rest, value = m.group(2), m.group(3), m.group(4)
     if op == "x":
         if value is not None:
-            raise InvalidActionError(f"{raw!r}: a capture takes no '= value'")
+            raise move_error(InvalidActionError, "casino.capture_value", raw.strip())
         items = parse_items(rest, raw)
         return ParsedMove(card, "capture", items if items else None)
     if value is None:
-        raise InvalidActionError(f"{raw!r}: say the build's value, e.g. 2h + a = 8")
+        raise move_error(InvalidActionError, "casino.needs_value", raw.strip())
     v = int(value)
     if not 1 <= v <= 10:
-        raise InvalidActionError(f"{raw!r}: a build's value is 1 to 10, not {v}")
+        raise move_error(InvalidActionError, "casino.bad_build_value", raw.strip(), value=v)
     items = parse_items(rest, raw)
     return ParsedMove(card, "build", items, v)

@@ -9,20 +9,28 @@ from typing import Any, ClassVar
 
 from kartentisch.core.errors import (
     AmbiguousActionError,
+    GameOverError,
     IllegalActionError,
     InvalidActionError,
     InvalidOptionsError,
 )
 from kartentisch.core.protocol import Game, GameSpec
+from kartentisch.core.reasons import Reasons
 from kartentisch.games.casino import actions as acts
-from kartentisch.games.casino.cards import card_name
+from kartentisch.games.casino.cards import card_name, card_names
 from kartentisch.games.casino.evaluation import hand_key, win_values
 from kartentisch.games.casino.observation import CasinoObservation
 from kartentisch.games.casino.observation import sample_world as _sample_world
-from kartentisch.games.casino.position import state_from_json
+from kartentisch.games.casino.position import (
+    CasinoObservationDocument,
+    CasinoPosition,
+    state_from_json,
+)
+from kartentisch.games.casino.reasons import REASONS, move_error
 from kartentisch.games.casino.rollout import rollout_action
 from kartentisch.games.casino.search import SEARCH_DEFAULTS
-from kartentisch.games.casino.state import BuildUnit, CasinoState
+from kartentisch.games.casino.state import CasinoState
+from kartentisch.games.casino.table import BuildUnit
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +63,20 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
         default_players=2, zero_sum=True, min_utility=-1.0, max_utility=3.0)
     options_type: ClassVar[type[Any]] = CasinoOptions
     options: CasinoOptions
+    reasons: ClassVar[Reasons] = REASONS
+    position_document: ClassVar[type[CasinoPosition]] = CasinoPosition
+    """The type of ``state.to_json()`` documents (``docs/schemas`` is generated from it)."""
+    observation_document: ClassVar[type[CasinoObservationDocument]] = CasinoObservationDocument
+    """The type of ``state.observation(seat).to_json()`` documents."""
     search_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = SEARCH_DEFAULTS
     """The search bots' default parameters for this game."""
 
     def validate_options(self) -> None:
         if self.options.partnerships and self.players != 4:
-            raise InvalidOptionsError("option 'partnerships' needs 4 players")
+            raise InvalidOptionsError(
+                "these options do not go together: option 'partnerships' needs 4 players",
+                code="options.bad_combination",
+                params={"detail": "partnerships, players != 4"})
 
     @property
     def sides(self) -> int:
@@ -71,7 +87,7 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
         """The side a seat scores for."""
         return seat % 2 if self.options.partnerships else seat
 
-    def new_initial_state(self, seed: int) -> CasinoState:
+    def create_state(self, seed: int) -> CasinoState:
         return CasinoState(self, seed)
 
     def sample_world(self, observation: CasinoObservation, rng: random.Random) -> CasinoState:
@@ -83,6 +99,11 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
 
     def action_to_id(self, action: acts.Action) -> int:
         return acts.action_id(action)
+
+    def checked_action_id(self, action: object) -> int:
+        """The id of ``action``; :func:`~.actions.action_id` already refuses anything that is
+        not a Casino action with :class:`InvalidActionError` (no exception translation)."""
+        return acts.action_id(action)  # type: ignore[arg-type]
 
     def action_from_id(self, action_id: int) -> acts.Action:
         return acts.action_from_id(action_id)
@@ -99,40 +120,41 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
 
         A bare card, or a capture written without items, is completed when the player has
         exactly one such move; otherwise :class:`AmbiguousActionError` lists the choices.
+        Every error carries a ``casino.*`` reason code (``docs/casino-actions.md``).
         """
         parsed = acts.parse_notation(text)
-        legal = state.legal_actions()
+        if state.is_terminal():
+            raise GameOverError("the game is over; no more moves", code="action.game_over")
         raw = text.strip()
         seat = state.current_player
-        hand = state.hands[seat] if seat >= 0 else []
+        hand = state.hands[seat]
         if parsed.card not in hand:
-            raise IllegalActionError(
-                f"{raw!r}: {card_name(parsed.card)} is not in your hand")
+            raise move_error(IllegalActionError, "casino.not_in_hand", raw,
+                             card=card_name(parsed.card), hand=card_names(sorted(hand)))
         if parsed.kind == "trail":
-            return self._checked(acts.Trail(parsed.card), legal, state)
+            return self._checked(acts.Trail(parsed.card), state)
         if parsed.kind == "card" or parsed.items is None:
             kind = acts.Capture if parsed.kind == "capture" else None
-            choices = [a for a in legal if a.card == parsed.card
+            choices = [a for a in state.legal_actions() if a.card == parsed.card
                        and (kind is None or isinstance(a, kind))]
             if len(choices) == 1:
                 return choices[0]
             if not choices:
-                raise IllegalActionError(
-                    f"{raw!r}: {card_name(parsed.card)} has no legal "
-                    f"{'capture' if kind else 'move'} now")
+                raise move_error(IllegalActionError,
+                                 "casino.no_capture" if kind else "casino.no_move", raw,
+                                 card=card_name(parsed.card))
             raise AmbiguousActionError(
                 f"{raw!r}: {card_name(parsed.card)} can do {len(choices)} things; say which,"
                 f" e.g. {acts.format_action(choices[0])}",
-                [(acts.format_action(a), a) for a in choices])
+                [(acts.format_action(a), a) for a in choices], params={"text": raw})
         loose: list[int] = []
         builds: list[int] = []
         items = state.table_items()
         for kind_ref, ref in parsed.items:
             if kind_ref == "label":
                 if ref >= len(items):
-                    raise InvalidActionError(
-                        f"{raw!r}: there is no table item {chr(ord('a') + ref)}; the table has "
-                        f"{len(items)} item(s)")
+                    raise move_error(InvalidActionError, "casino.no_label", raw,
+                                     label=chr(ord("a") + ref), count=len(items))
                 item = items[ref]
                 if isinstance(item, BuildUnit):
                     builds.append(item.value)
@@ -143,30 +165,29 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
             else:
                 builds.append(ref)
         if len(set(loose)) != len(loose) or len(set(builds)) != len(builds):
-            raise InvalidActionError(f"{raw!r}: a table item is named twice")
+            raise move_error(InvalidActionError, "casino.named_twice", raw)
         loose_t = tuple(sorted(loose))
         action: acts.Action
         if parsed.kind == "capture":
             if len(builds) > 1:
-                raise IllegalActionError(
-                    f"{raw!r}: a capture takes at most one build (the one of the card's value)")
+                raise move_error(IllegalActionError, "casino.capture_one_build", raw)
             action = acts.Capture(parsed.card, loose_t, builds[0] if builds else 0)
         else:
             v = parsed.value
             merged = v in builds
             others = [b for b in builds if b != v]
             if len(others) > 1:
-                raise IllegalActionError(f"{raw!r}: only one build can be raised at a time")
+                raise move_error(IllegalActionError, "casino.raise_one_build", raw)
             raised = others[0] if others else 0
             if not merged and v in state.builds:
                 merged = True  # the build of v standing on the table always joins
             action = acts.Build(parsed.card, v, loose_t, raised, merged)
-        return self._checked(action, legal, state)
+        return self._checked(action, state)
 
     @staticmethod
-    def _checked(action: acts.Action, legal: list[acts.Action], state: CasinoState) -> acts.Action:
-        if action not in legal:
-            raise IllegalActionError(state.explain_illegal(action))
+    def _checked(action: acts.Action, state: CasinoState) -> acts.Action:
+        if action not in state.legal_actions():
+            raise state.why_illegal(action)
         return action
 
     def state_from_json(self, document: Mapping[str, Any]) -> CasinoState:

@@ -3,7 +3,8 @@
 Public: the table (loose cards and builds with their cards, value and owner), every play of
 the pack (captures happen face up, so each captured pile's contents are known), the number
 of cards in each hand and in the rest of the pack, sweeps, scores and past packs' points.
-Private: one's own hand. Hidden: the other hands and the pack's order.
+Private: one's own hand. Hidden: the other hands and the pack's order. A spectator (seat
+``None``) sees the public part only: no hand at all.
 
 Plays reveal something about hidden hands: whoever builds a value must hold another card of
 it. :func:`holding_constraints` derives, for every other seat, the values it must still
@@ -17,15 +18,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from kartentisch.core.errors import InvalidPositionError
+from kartentisch.core.protocol import OBSERVATION_FORMAT
 from kartentisch.games.casino.cards import DECK, VALUES, card_name, card_names
-from kartentisch.games.casino.state import OVER, BuildUnit, CasinoState, PlayRecord
+from kartentisch.games.casino.state import OVER, CasinoState
+from kartentisch.games.casino.table import BuildUnit, PlayRecord
 
 
 @dataclass(frozen=True, slots=True)
 class CasinoObservation:
-    """One seat's view of a Casino game. Cards are ints (see ``cards``)."""
+    """One seat's view of a Casino game (``seat`` None: a spectator's). Cards are ints."""
 
-    seat: int
+    seat: int | None
     players: int
     current_player: int
     phase: str
@@ -35,7 +38,7 @@ class CasinoObservation:
     turn: int
     """Plays made so far in the game."""
     hand: tuple[int, ...]
-    """The viewer's own hand, ascending."""
+    """The viewer's own hand, ascending (empty for a spectator)."""
     hand_sizes: tuple[int, ...]
     deck_size: int
     """Cards left in the pack, not yet dealt."""
@@ -59,8 +62,9 @@ class CasinoObservation:
         return [*self.loose, *self.builds]
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dictionary with card names."""
+        """A JSON-ready dictionary with card names (``docs/positions-casino.md``)."""
         return {
+            "format": OBSERVATION_FORMAT,
             "game": "casino",
             "seat": self.seat,
             "players": self.players,
@@ -69,7 +73,7 @@ class CasinoObservation:
             "pack": self.pack,
             "dealer": self.dealer,
             "turn": self.turn,
-            "hand": card_names(self.hand),
+            "hand": None if self.seat is None else card_names(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "deck_size": self.deck_size,
             "table": {
@@ -94,10 +98,10 @@ def play_to_json(p: PlayRecord) -> dict[str, Any]:
             "cards": card_names(p.cards), "value": p.value, "sweep": p.sweep}
 
 
-def observe(state: CasinoState, seat: int) -> CasinoObservation:
-    """The observation of ``seat``."""
-    if not 0 <= seat < state.game.players:
-        raise ValueError(f"seat {seat} does not exist; seats are 0..{state.game.players - 1}")
+def observe(state: CasinoState, seat: int | None) -> CasinoObservation:
+    """The observation of ``seat`` (``None``: a spectator's)."""
+    if seat is not None:
+        state.game.check_seat(seat)
     return CasinoObservation(
         seat=seat,
         players=state.game.players,
@@ -106,7 +110,7 @@ def observe(state: CasinoState, seat: int) -> CasinoObservation:
         pack=state.pack,
         dealer=state.dealer,
         turn=state.turn,
-        hand=tuple(sorted(state.hands[seat])),
+        hand=() if seat is None else tuple(sorted(state.hands[seat])),
         hand_sizes=tuple(len(h) for h in state.hands),
         deck_size=len(state.deck),
         loose=tuple(state.loose),
@@ -165,7 +169,8 @@ def sample_world(game: Any, obs: CasinoObservation, rng: random.Random, *,
     The unseen cards are dealt to the other hands and the pack at random, subject to the
     holding constraints (rejection sampling first, which is uniform over consistent deals;
     after 200 failures each constrained value is placed first, then the rest at random).
-    The sampled world's future packs come from a seed drawn from ``rng``.
+    The sampled world's future packs come from a seed drawn from ``rng``. A spectator's
+    observation (seat None) has every hand hidden.
     """
     unseen = unseen_cards(obs)
     others = [s for s in range(obs.players) if s != obs.seat]
@@ -196,7 +201,7 @@ def sample_world(game: Any, obs: CasinoObservation, rng: random.Random, *,
                 pool.remove(pick)
                 forced.setdefault(s, []).append(pick)
         hands, deck = _deal(obs, pool, forced)
-    state = CasinoState(game, rng.getrandbits(63), deal_now=False)
+    state = CasinoState(game, rng.getrandbits(53), deal_now=False)  # a valid seed
     state.pack = obs.pack
     state.dealer = obs.dealer
     state.deck = deck

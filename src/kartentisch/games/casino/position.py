@@ -1,33 +1,175 @@
 """Casino positions as JSON documents (format in ``docs/positions-casino.md``).
 
-Writing is exact; reading validates the document and names the first problem found.
+Writing is exact. Reading is two steps, as for every game: the document's *shape* is checked
+against :class:`CasinoPosition` (a strict ``msgspec`` type: no unknown fields, no ``true``
+for a number, no 2.9 for a whole number, no NaN, bounds on every number), then its
+*meaning*: cards conserved, builds well formed, scores that the recorded packs add up to, a
+player to move who can move. The first problem found is named in the error.
+:class:`CasinoObservationDocument` describes what ``observation(seat).to_json()`` writes.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
-from kartentisch.core.errors import InvalidOptionsError, InvalidPositionError
+import msgspec
+
+from kartentisch.core.documents import Document, impossible, read_document
+from kartentisch.core.errors import InvalidOptionsError
+from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.casino.cards import VALUES, card_name, card_names, is_face, parse_card
-from kartentisch.games.casino.state import (
-    OVER,
-    PLAY,
-    SCORE_ITEMS,
-    BuildUnit,
-    CasinoState,
-    PlayRecord,
-    can_partition,
-)
+from kartentisch.games.casino.combinatorics import can_partition
+from kartentisch.games.casino.scoring import SCORE_ITEMS, TARGET
+from kartentisch.games.casino.state import OVER, PLAY, CasinoState
+from kartentisch.games.casino.table import BuildUnit, PlayRecord
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.game import Casino
 
-POSITION_FORMAT = "kartentisch-position/1"
-PLAY_KINDS = ("capture", "build", "trail", "table")
+POSITION_FORMAT: Final = "kartentisch-position/1"
+PLAY_KINDS: Final = ("capture", "build", "trail", "table")
+
+# ----------------------------------------------------------------------------- the shapes
+Card = Annotated[str, msgspec.Meta(pattern="^[A2-9TJQK][cdhs]$", description="a card: 7h, Td")]
+Cards = Annotated[list[Card], msgspec.Meta(max_length=52)]
+SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=3)]
+Turn = Annotated[int, msgspec.Meta(ge=0, le=10**6)]
+"""Turns and packs: bounded far above any real game, so absurd numbers are refused."""
+Points = Annotated[int, msgspec.Meta(ge=0, le=10**4)]
+PerSeat = Annotated[list[Any], msgspec.Meta(min_length=1, max_length=4)]
 
 
+class OptionsDocument(Document, frozen=True):
+    """The rules options (``Casino.options``); missing ones take their defaults."""
+
+    partnerships: bool = False
+    face_cards_capture_all: bool = False
+    trail_ban: Literal["next_turn", "while_build_stands"] = "next_turn"
+    trail_when_capture_possible: bool = True
+    owner_keeps_capture_card: bool = True
+    sweeps: bool = False
+    count_out: bool = False
+
+
+class BuildDocument(Document, frozen=True):
+    """A build in a position."""
+
+    value: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    cards: Cards
+    owner: SeatNumber
+    turn: Turn
+
+
+class ObservedBuildDocument(Document, frozen=True):
+    """A build as an observation shows it: with whether it is a multiple build."""
+
+    value: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    cards: Cards
+    owner: SeatNumber
+    multiple: bool
+    turn: Turn
+
+
+class TableDocument(Document, frozen=True):
+    """The table: loose cards, ascending, and builds by value."""
+
+    loose: Cards
+    builds: Annotated[list[BuildDocument], msgspec.Meta(max_length=10)]
+
+
+class ObservedTableDocument(Document, frozen=True):
+    """The table as an observation shows it."""
+
+    loose: Cards
+    builds: Annotated[list[ObservedBuildDocument], msgspec.Meta(max_length=10)]
+
+
+class PlayDocument(Document, frozen=True):
+    """One entry of the pack's public log."""
+
+    seat: SeatNumber
+    kind: Literal["capture", "build", "trail", "table"]
+    card: Card | None
+    cards: Cards
+    value: Annotated[int, msgspec.Meta(ge=0, le=10)]
+    sweep: bool
+
+
+class PackResultDocument(Document, frozen=True):
+    """Points per side of one finished pack, item by item."""
+
+    cards: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=3)]], msgspec.Meta(max_length=4)]
+    spades: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=1)]], msgspec.Meta(max_length=4)]
+    big_casino: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=2)]],
+                          msgspec.Meta(max_length=4)]
+    little_casino: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=1)]],
+                             msgspec.Meta(max_length=4)]
+    aces: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=4)]], msgspec.Meta(max_length=4)]
+    sweeps: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=52)]], msgspec.Meta(max_length=4)]
+    total: Annotated[list[Points], msgspec.Meta(max_length=4)]
+
+
+class CasinoPosition(Document, frozen=True):
+    """A whole Casino position (``state.to_json()``)."""
+
+    format: Literal["kartentisch-position/1"]
+    game: Literal["casino"]
+    players: Annotated[int, msgspec.Meta(ge=2, le=4)]
+    options: OptionsDocument
+    seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
+    pack: Turn
+    dealer: SeatNumber
+    turn: Turn
+    phase: Literal["play", "over"]
+    to_move: SeatNumber | None
+    hands: Annotated[list[Annotated[list[Card], msgspec.Meta(max_length=4)]],
+                     msgspec.Meta(min_length=2, max_length=4)]
+    pack_cards: Cards
+    table: TableDocument
+    captured: Annotated[list[Cards], msgspec.Meta(min_length=2, max_length=4)]
+    sweeps: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=52)]],
+                      msgspec.Meta(min_length=2, max_length=4)]
+    last_capturer: Annotated[int, msgspec.Meta(ge=-1, le=3)]
+    last_turn: Annotated[list[Annotated[int, msgspec.Meta(ge=-1, le=10**6)]],
+                         msgspec.Meta(min_length=2, max_length=4)]
+    plays: Annotated[list[PlayDocument], msgspec.Meta(max_length=60)]
+    scores: Annotated[list[Points], msgspec.Meta(min_length=2, max_length=4)]
+    pack_results: Annotated[list[PackResultDocument], msgspec.Meta(max_length=10**4)]
+    winners: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=3)]], msgspec.Meta(max_length=1)]
+
+
+class CasinoObservationDocument(Document, frozen=True):
+    """What one seat (or a spectator, ``seat`` null, ``hand`` null) may know."""
+
+    format: Literal["kartentisch-observation/1"]
+    game: Literal["casino"]
+    seat: SeatNumber | None
+    players: Annotated[int, msgspec.Meta(ge=2, le=4)]
+    current_player: Annotated[int, msgspec.Meta(ge=-2, le=3,
+                                                 description="the seat to act; -2 when over")]
+    phase: Literal["play", "over"]
+    pack: Turn
+    dealer: SeatNumber
+    turn: Turn
+    hand: Annotated[list[Card], msgspec.Meta(max_length=4)] | None
+    hand_sizes: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=4)]],
+                          msgspec.Meta(min_length=2, max_length=4)]
+    deck_size: Annotated[int, msgspec.Meta(ge=0, le=52)]
+    table: ObservedTableDocument
+    captured: Annotated[list[Cards], msgspec.Meta(min_length=2, max_length=4)]
+    sweeps: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=52)]],
+                      msgspec.Meta(min_length=2, max_length=4)]
+    last_capturer: Annotated[int, msgspec.Meta(ge=-1, le=3)]
+    last_turn: Annotated[list[Annotated[int, msgspec.Meta(ge=-1, le=10**6)]],
+                         msgspec.Meta(min_length=2, max_length=4)]
+    plays: Annotated[list[PlayDocument], msgspec.Meta(max_length=60)]
+    scores: Annotated[list[Points], msgspec.Meta(min_length=2, max_length=4)]
+    pack_results: Annotated[list[PackResultDocument], msgspec.Meta(max_length=10**4)]
+    winners: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=3)]], msgspec.Meta(max_length=1)]
+
+
+# ----------------------------------------------------------------------------- writing
 def state_to_json(state: CasinoState) -> dict[str, Any]:
     """The document for ``state``."""
     return {
@@ -62,96 +204,111 @@ def state_to_json(state: CasinoState) -> dict[str, Any]:
     }
 
 
-def _fail(message: str) -> InvalidPositionError:
-    return InvalidPositionError(message)
+# ----------------------------------------------------------------------------- reading
+def _cards(names: list[str]) -> list[int]:
+    return [parse_card(n) for n in names]  # the pattern above admits only real card names
 
 
-def _int(doc: Mapping[str, Any], key: str, lo: int, hi: int, where: str = "") -> int:
-    value = doc.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(f"{where}{key!r} must be a whole number from {lo} to {hi}, not {value!r}")
-    return value
-
-
-def _cards(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise _fail(f"{where} must be a list of card names")
-    out = []
-    for i, name in enumerate(value):
-        if not isinstance(name, str):
-            raise _fail(f"{where}[{i}] must be a card name, not {name!r}")
-        try:
-            out.append(parse_card(name))
-        except ValueError as exc:
-            raise _fail(f"{where}[{i}]: {exc}") from None
-    return out
-
-
-def state_from_json(game: Casino, doc: Mapping[str, Any]) -> CasinoState:
+def state_from_json(game: Casino, document: object) -> CasinoState:
     """Read a position document; raises ``InvalidPositionError`` naming the first problem."""
-    if not isinstance(doc, Mapping):
-        raise _fail("a position must be a JSON object")
-    if doc.get("format") != POSITION_FORMAT:
-        raise _fail(f"'format' must be {POSITION_FORMAT!r}, not {doc.get('format')!r}")
-    if doc.get("game") != "casino":
-        raise _fail(f"'game' must be 'casino', not {doc.get('game')!r}")
-    n = _int(doc, "players", 2, 4)
+    doc = read_document(document, CasinoPosition, what="Casino position")
+    n = doc.players
     from kartentisch.games.casino.game import Casino
 
     try:
-        game = Casino(n, doc.get("options") or {})
+        game = Casino(n, msgspec.structs.asdict(doc.options))
     except InvalidOptionsError as exc:
-        raise _fail(f"options: {exc}") from None
-    state = CasinoState(game, _int(doc, "seed", 0, 2**63), deal_now=False)
-    state.pack = _int(doc, "pack", 0, 10**6)
-    state.dealer = _int(doc, "dealer", 0, n - 1)
-    state.turn = _int(doc, "turn", 0, 10**8)
-    phase = doc.get("phase")
-    if phase not in (PLAY, OVER):
-        raise _fail(f"'phase' must be 'play' or 'over', not {phase!r}")
-    state.phase = phase
+        raise impossible(f"options: {exc}") from None
+    state = CasinoState(game, doc.seed, deal_now=False)
+    state.pack = doc.pack
+    state.turn = doc.turn
+    state.phase = doc.phase
 
-    def per_seat(key: str, count: int = n, what: str = "player") -> list[Any]:
-        value = doc.get(key)
-        if not isinstance(value, list) or len(value) != count:
-            raise _fail(f"{key!r} must be a list with one entry per {what} ({count})")
-        return value
+    def per_seat(name: str, value: list[Any], count: int = n) -> None:
+        if len(value) != count:
+            raise impossible(f"{name!r} must have one entry per "
+                             f"{'player' if count == n else 'side'} ({count})",
+                             field=name, count=count)
 
-    state.hands = [_cards(h, f"hand of seat {s}") for s, h in enumerate(per_seat("hands"))]
-    for s, h in enumerate(state.hands):
-        if len(h) > 4:
-            raise _fail(f"hand of seat {s} has {len(h)} cards; a hand holds at most 4")
-    state.deck = list(reversed(_cards(doc.get("pack_cards"), "'pack_cards'")))
+    if doc.dealer >= n:
+        raise impossible(f"'dealer' {doc.dealer} is not a seat of {n} players", field="dealer")
+    state.dealer = doc.dealer
+    per_seat("hands", doc.hands)
+    state.hands = [_cards(h) for h in doc.hands]
+    state.deck = list(reversed(_cards(doc.pack_cards)))
     if len(state.deck) % (4 * n):
-        raise _fail(f"'pack_cards' holds {len(state.deck)} cards; deals of 4 to each of {n} "
-                    f"players leave a multiple of {4 * n}")
-    table = doc.get("table")
-    if not isinstance(table, Mapping):
-        raise _fail("'table' must be an object with 'loose' and 'builds'")
-    state.loose = sorted(_cards(table.get("loose"), "table 'loose'"))
-    raw_builds = table.get("builds")
-    if not isinstance(raw_builds, list):
-        raise _fail("table 'builds' must be a list")
-    for i, b in enumerate(raw_builds):
+        raise impossible(f"'pack_cards' holds {len(state.deck)} cards; deals of 4 to each of "
+                         f"{n} players leave a multiple of {4 * n}", field="pack_cards")
+    state.loose = sorted(_cards(doc.table.loose))
+    for i, b in enumerate(doc.table.builds):
         where = f"build {i + 1}: "
-        if not isinstance(b, Mapping):
-            raise _fail(f"{where}must be an object (value, cards, owner, turn)")
-        value = _int(b, "value", 1, 10, where)
-        cards = sorted(_cards(b.get("cards"), f"{where}'cards'"))
-        owner = _int(b, "owner", 0, n - 1, where)
-        turn = _int(b, "turn", 0, max(state.turn - 1, 0), where)
-        if value in state.builds:
-            raise _fail(f"{where}a second build of {value}; builds of one value merge")
+        cards = sorted(_cards(b.cards))
+        if b.owner >= n:
+            raise impossible(f"{where}owner {b.owner} is not a seat", field="table.builds")
+        if b.turn >= max(doc.turn, 1):
+            raise impossible(f"{where}its turn {b.turn} is not before 'turn'",
+                             field="table.builds")
+        if b.value in state.builds:
+            raise impossible(f"{where}a second build of {b.value}; builds of one value merge",
+                             field="table.builds")
         if len(cards) < 2:
-            raise _fail(f"{where}a build holds at least 2 cards")
+            raise impossible(f"{where}a build holds at least 2 cards", field="table.builds")
         if any(is_face(c) for c in cards):
-            raise _fail(f"{where}face cards never enter builds")
-        if not can_partition(cards, value):
-            raise _fail(f"{where}{' '.join(card_names(cards))} do not form groups of {value}")
-        state.builds[value] = BuildUnit(value, tuple(cards), owner, turn)
-    state.captured = [_cards(c, f"captured of seat {s}")
-                      for s, c in enumerate(per_seat("captured"))]
+            raise impossible(f"{where}face cards never enter builds", field="table.builds")
+        if not can_partition(cards, b.value):
+            raise impossible(f"{where}{' '.join(card_names(cards))} do not form groups of "
+                             f"{b.value}", field="table.builds")
+        state.builds[b.value] = BuildUnit(b.value, tuple(cards), b.owner, b.turn)
+    per_seat("captured", doc.captured)
+    state.captured = [_cards(c) for c in doc.captured]
+    _check_cards(state)
 
+    per_seat("sweeps", doc.sweeps)
+    state.sweeps = list(doc.sweeps)
+    if doc.last_capturer >= n:
+        raise impossible("'last_capturer' is not a seat", field="last_capturer")
+    state.last_capturer = doc.last_capturer
+    per_seat("last_turn", doc.last_turn)
+    if any(t >= max(doc.turn, 1) for t in doc.last_turn):
+        raise impossible("'last_turn' must hold, per player, -1 or a turn before 'turn'",
+                         field="last_turn")
+    state.last_turn = list(doc.last_turn)
+    _read_plays(state, doc)
+    _read_scores(state, doc)
+
+    if doc.phase == OVER:
+        if not doc.winners:
+            raise impossible("a finished game ('over') needs a winner", field="winners")
+        if any(state.hands) or state.deck or state.loose or state.builds:
+            raise impossible("a finished game has no cards in hands, pack or table",
+                             field="phase")
+        if doc.to_move is not None:
+            raise impossible("a finished game has nobody to move", field="to_move")
+        state._current = 0
+        state._legal = ()
+        return state
+    if doc.winners:
+        raise impossible("a game still in play has no winner yet", field="winners")
+    if doc.to_move is None or doc.to_move >= n:
+        raise impossible(f"'to_move' must be a seat from 0 to {n - 1}", field="to_move")
+    if not state.hands[doc.to_move]:
+        raise impossible(f"seat {doc.to_move} is to move but holds no card", field="to_move")
+    sizes = [len(h) for h in state.hands]
+    if max(sizes) - min(sizes) > 1:
+        raise impossible(f"hand sizes {sizes} differ by more than one card", field="hands")
+    if game.options.owner_keeps_capture_card:
+        for v in sorted(state.builds):
+            owner = state.builds[v].owner
+            if not any(VALUES[c] == v for c in state.hands[owner]):
+                raise impossible(f"seat {owner} owns the build of {v} but holds no card of "
+                                 f"value {v}", field="table.builds")
+    state._current = doc.to_move
+    state._legal = None
+    return state
+
+
+def _check_cards(state: CasinoState) -> None:
+    """Every one of the 52 cards exactly once across hands, pack, table and piles."""
     total = Counter(state.deck) + Counter(state.loose)
     for h in state.hands:
         total.update(h)
@@ -162,82 +319,92 @@ def state_from_json(game: Casino, doc: Mapping[str, Any]) -> CasinoState:
     if total.total() != 52 or len(total) != 52:
         twice = sorted(c for c, k in total.items() if k > 1)
         if twice:
-            raise _fail(f"card {card_name(twice[0])} appears {total[twice[0]]} times; "
-                        "every card appears exactly once")
+            raise impossible(f"card {card_name(twice[0])} appears {total[twice[0]]} times; "
+                             "every card appears exactly once", card=card_name(twice[0]))
         missing = sorted(set(range(52)) - set(total))
-        raise _fail(f"card {card_name(missing[0])} is missing; every card appears exactly once")
+        raise impossible(f"card {card_name(missing[0])} is missing; every card appears "
+                         "exactly once", card=card_name(missing[0]))
 
-    sweeps = per_seat("sweeps")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in sweeps):
-        raise _fail("'sweeps' must hold a whole number of at least 0 per player")
-    state.sweeps = list(sweeps)
-    state.last_capturer = _int(doc, "last_capturer", -1, n - 1)
-    last_turn = per_seat("last_turn")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and -1 <= v < max(state.turn, 1)
-               for v in last_turn):
-        raise _fail("'last_turn' must hold, per player, -1 or a turn before 'turn'")
-    state.last_turn = list(last_turn)
-    raw_plays = doc.get("plays")
-    if not isinstance(raw_plays, list):
-        raise _fail("'plays' must be a list")
+
+def _read_plays(state: CasinoState, doc: CasinoPosition) -> None:
+    """The pack's log: seats that exist, and piles that match what the plays took."""
+    n = state.game.players
     taken: list[Counter[int]] = [Counter() for _ in range(n)]
-    for i, p in enumerate(raw_plays):
+    for i, p in enumerate(doc.plays):
         where = f"play {i + 1}: "
-        if not isinstance(p, Mapping) or p.get("kind") not in PLAY_KINDS:
-            raise _fail(f"{where}must be an object with kind capture, build, trail or table")
-        seat = _int(p, "seat", 0, n - 1, where)
-        kind = p["kind"]
-        card = -1 if kind == "table" else _cards([p.get("card")], f"{where}'card'")[0]
-        cards = _cards(p.get("cards", []), f"{where}'cards'")
-        value = _int(p, "value", 0, 10, where)
-        sweep = p.get("sweep", False)
-        if not isinstance(sweep, bool):
-            raise _fail(f"{where}'sweep' must be true or false")
-        if kind == "capture":
-            taken[seat].update((card, *cards))
-        elif kind == "table":
-            taken[seat].update(cards)
-        state.plays.append(PlayRecord(seat, kind, card, tuple(cards), value, sweep))
+        if p.seat >= n:
+            raise impossible(f"{where}seat {p.seat} is not a seat", field="plays")
+        if (p.card is None) != (p.kind == "table"):
+            raise impossible(f"{where}only a 'table' entry has no card", field="plays")
+        card = -1 if p.card is None else parse_card(p.card)
+        cards = _cards(p.cards)
+        if p.kind == "capture":
+            taken[p.seat].update((card, *cards))
+        elif p.kind == "table":
+            taken[p.seat].update(cards)
+        state.plays.append(PlayRecord(p.seat, p.kind, card, tuple(cards), p.value, p.sweep))
     for s in range(n):
         if taken[s] != Counter(state.captured[s]):
-            raise _fail(f"captured of seat {s} differs from the cards its plays captured")
-    scores = per_seat("scores", game.sides, "side")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in scores):
-        raise _fail("'scores' must hold a whole number of at least 0 per side")
-    state.scores = list(scores)
-    results = doc.get("pack_results", [])
-    if not isinstance(results, list) or not all(
-            isinstance(r, Mapping) and all(isinstance(r.get(k), list) and len(r[k]) == game.sides
-                                           for k in (*SCORE_ITEMS, "total")) for r in results):
-        raise _fail("'pack_results' must list, per pack, each scoring item's points per side")
-    state.pack_results = [{k: list(r[k]) for k in (*SCORE_ITEMS, "total")} for r in results]
-    winners = doc.get("winners", [])
-    if not isinstance(winners, list) or not all(
-            isinstance(w, int) and 0 <= w < game.sides for w in winners):
-        raise _fail("'winners' must be a list of sides")
-    state.winners = list(winners)
+            raise impossible(f"captured of seat {s} differs from the cards its plays captured",
+                             field="captured", seat=s)
 
-    if phase == OVER:
-        if not winners:
-            raise _fail("a finished game ('over') needs a winner")
-        if any(state.hands) or state.deck or state.loose or state.builds:
-            raise _fail("a finished game has no cards in hands, pack or table")
-        state._current = 0
-        state._legal = {}
-        return state
-    to_move = doc.get("to_move")
-    if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < n:
-        raise _fail(f"'to_move' must be a seat from 0 to {n - 1}, not {to_move!r}")
-    if not state.hands[to_move]:
-        raise _fail(f"seat {to_move} is to move but holds no card")
-    sizes = [len(h) for h in state.hands]
-    if max(sizes) - min(sizes) > 1:
-        raise _fail(f"hand sizes {sizes} differ by more than one card")
-    if game.options.owner_keeps_capture_card:
-        for v in sorted(state.builds):
-            b = state.builds[v]
-            if not any(VALUES[c] == v for c in state.hands[b.owner]):
-                raise _fail(f"seat {b.owner} owns the build of {v} but holds no card of value {v}")
-    state._current = to_move
-    state._legal = None
-    return state
+
+def _read_scores(state: CasinoState, doc: CasinoPosition) -> None:
+    """Pack results that could have happened, and scores they add up to."""
+    game = state.game
+    sides = game.sides
+    if len(doc.scores) != sides:
+        raise impossible(f"'scores' must have one entry per side ({sides})", field="scores")
+    finished = doc.pack + (doc.phase == OVER)  # the last pack is scored, not left
+    if len(doc.pack_results) != finished:
+        raise impossible(f"'pack_results' lists {len(doc.pack_results)} packs; {finished} are "
+                         "finished", field="pack_results")
+    results: list[dict[str, list[int]]] = []
+    for i, r in enumerate(doc.pack_results):
+        items = {k: list(getattr(r, k)) for k in (*SCORE_ITEMS, "total")}
+        where = f"pack result {i + 1}: "
+        if any(len(v) != sides for v in items.values()):
+            raise impossible(f"{where}each item needs one entry per side ({sides})",
+                             field="pack_results")
+        if (sum(items["big_casino"]) != 2 or sum(items["little_casino"]) != 1
+                or sum(items["aces"]) != 4 or sum(items["cards"]) not in (0, 3)
+                or sum(items["spades"]) not in (0, 1)):
+            raise impossible(f"{where}the points do not share out one pack", field="pack_results")
+        if items["total"] != [sum(items[k][s] for k in SCORE_ITEMS) for s in range(sides)]:
+            raise impossible(f"{where}'total' is not the sum of the items", field="pack_results")
+        results.append(items)
+    state.pack_results = results
+    scores = list(doc.scores)
+    earned = [sum(r["total"][s] for r in results) for s in range(sides)]
+    if doc.winners and doc.winners[0] >= sides:
+        raise impossible("'winners' must name a side", field="winners")
+    if game.options.count_out:
+        # counting out stops at 21: the scores are what was counted, at most what was earned
+        if any(p > e for p, e in zip(scores, earned, strict=True)):
+            raise impossible("scores exceed the points of the recorded packs", field="scores")
+        if doc.phase == PLAY and max(scores, default=0) >= TARGET:
+            raise impossible(f"a side has {max(scores)} points and play goes on",
+                             field="scores")
+    else:
+        if scores != earned:
+            raise impossible(f"scores {scores} are not the sum of the recorded packs {earned}",
+                             field="scores")
+        top = max(scores)
+        if doc.phase == PLAY and top >= TARGET and scores.count(top) == 1:
+            raise impossible(f"a side leads with {top} points and play goes on",
+                             field="scores")
+    if doc.phase == OVER and doc.winners:
+        w = doc.winners[0]
+        if scores[w] < TARGET or (not game.options.count_out and scores[w] != max(scores)):
+            raise impossible("the winner has not won", field="winners")
+    state.scores = scores
+    state.winners = list(doc.winners)
+
+
+def read_observation(document: object) -> CasinoObservationDocument:
+    """Check an observation document's shape (for clients and the schema tests)."""
+    return read_document(document, CasinoObservationDocument, what="Casino observation")
+
+
+__all__ = ["POSITION_FORMAT", "CasinoObservationDocument", "CasinoPosition", "read_observation",
+           "state_from_json", "state_to_json"]
