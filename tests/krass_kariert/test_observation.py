@@ -12,7 +12,7 @@ import pytest
 
 from kartentisch.core.documents import read_document
 from kartentisch.core.errors import InvalidPositionError, InvalidSeatError
-from kartentisch.core.protocol import OBSERVATION_FORMAT
+from kartentisch.core.protocol import OBSERVATION_FORMAT, Event
 from kartentisch.games.krass_kariert import KKState, KrassKariert
 from kartentisch.games.krass_kariert.cards import DECK_COUNTS, card_name
 from kartentisch.games.krass_kariert.observation import KKObservation, unseen_cards
@@ -201,3 +201,14 @@ def test_observation_documents_have_the_documented_shape() -> None:
     assert ObservationDocument.__struct_fields__[0] == "format"
     obs: KKObservation = KrassKariert(4).new_initial_state(0).observation(None)
     assert obs.to_json()["format"] == OBSERVATION_FORMAT
+
+
+def test_assigned_events_are_kept_and_extended() -> None:
+    s = KrassKariert(3).new_initial_state(4)
+    s.events = [Event("note", None, {"text": "from a record"})]
+    s.apply(s.legal_actions()[0])
+    kinds = [e.kind for e in s.events]
+    assert kinds[0] == "note" and len(kinds) > 1
+    copy = s.clone()
+    assert [e.kind for e in copy.events] == kinds
+    assert copy.events[0].data == s.events[0].data and copy.events[0].data is not s.events[0].data
