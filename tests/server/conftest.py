@@ -10,17 +10,10 @@ reason, they are never skipped.
 from __future__ import annotations
 
 import contextlib
-import glob
-import os
-import pwd
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,97 +22,25 @@ from typing import Any
 import httpx
 import pytest
 
+from kartentisch.server.pgtemp import Cluster, ClusterError, start_cluster
 from kartentisch.server.run import READY_LINE
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------- PostgreSQL
-def _pg_bindir() -> Path:
-    for candidate in (shutil.which("pg_ctl"), *sorted(glob.glob(
-            "/usr/lib/postgresql/*/bin/pg_ctl"), reverse=True)):
-        if candidate:
-            return Path(candidate).resolve().parent
-    pytest.fail("PostgreSQL's server programs (initdb, pg_ctl) are not installed: run "
-                "scripts/setup-system.sh (as root) or install PostgreSQL's server package")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class PgCluster:
-    """A running throwaway PostgreSQL cluster; :meth:`database` makes a fresh database."""
-
-    port: int
-    user: str
-    bindir: Path
-
-    @property
-    def base(self) -> str:
-        return f"postgresql://{self.user}@127.0.0.1:{self.port}"
-
-    def database(self) -> str:
-        """The URL of a new, empty database of its own."""
-        import psycopg
-
-        name = "kt_" + uuid.uuid4().hex[:12]
-        with psycopg.connect(self.base + "/postgres", autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        return f"{self.base}/{name}"
-
-
-def _as_postgres() -> tuple[dict[str, Any], int | None]:
-    """``subprocess`` arguments that run a program as a non-root user, and that uid."""
-    if os.geteuid() != 0:
-        return {}, None
-    try:
-        entry = pwd.getpwnam("postgres")
-    except KeyError:
-        entry = pwd.getpwnam("nobody")
-
-    def demote() -> None:
-        os.setgid(entry.pw_gid)
-        os.setuid(entry.pw_uid)
-
-    return {"preexec_fn": demote}, entry.pw_uid
-
-
 @pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[PgCluster]:
-    """A PostgreSQL server on a free loopback port for this test session."""
-    bindir = _pg_bindir()
-    demote, uid = _as_postgres()
-    top = Path(tempfile.mkdtemp(prefix="kt-pg-"))
-    data, sockets = top / "data", top / "run"
-    sockets.mkdir()
-    os.chmod(top, 0o755)
-    if uid is not None:
-        for path in (top, sockets):
-            os.chown(path, uid, -1)
-    port = _free_port()
-    env = {**os.environ, "LC_ALL": "C"}
+def pg_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server on a free loopback port for this test session (never skipped:
+    if it cannot start, the tests that need it fail with the reason)."""
     try:
-        subprocess.run([str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "kt",
-                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True,
-                       env=env, **demote)
-        subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-w", "-t", "30", "-l",
-                        str(top / "log"), "-o",
-                        f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1"
-                        " -c max_connections=200", "start"],
-                       check=True, capture_output=True, env=env, **demote)
-    except subprocess.CalledProcessError as exc:
-        log = (top / "log").read_text() if (top / "log").exists() else ""
-        pytest.fail(f"PostgreSQL did not start: {exc.stderr.decode(errors='replace')}\n{log}")
+        cluster = start_cluster()
+    except ClusterError as error:
+        pytest.fail(str(error))
     try:
-        yield PgCluster(port, "kt", bindir)
+        yield cluster
     finally:
-        subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, env=env, **demote)
-        shutil.rmtree(top, ignore_errors=True)
+        cluster.stop()
 
 
 # ---------------------------------------------------------------- server processes
@@ -239,5 +160,5 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database URL: an SQLite file, or a database on the test cluster."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
-    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
     return cluster.database()

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
 from kartentisch.server.protocol import PROTOCOL_VERSION
@@ -42,6 +43,10 @@ class TableClient:
         self.sent_at: dict[int, float] = {}
         """``ref`` -> when a move with that ref was sent (for round-trip times)."""
         self.round_trips: list[float] = []
+        self.trips: list[tuple[float, float]] = []
+        """``(sent at, round trip)`` of every acknowledged move (``time.perf_counter``)."""
+        self.update_times: list[float] = []
+        """When each ``update`` arrived (one per move after the first view)."""
 
     @classmethod
     async def open(cls, url: str) -> TableClient:
@@ -70,13 +75,16 @@ class TableClient:
     async def _read(self) -> None:
         try:
             async for data in self.socket:
-                message: JSON = json.loads(data)
+                message: JSON = msgspec.json.decode(data)
                 now = time.perf_counter()
                 if message.get("type") == "update":
                     self.latest = message
+                    self.update_times.append(now)
                     ref = message.get("ref")
                     if ref is not None and ref in self.sent_at:
-                        self.round_trips.append(now - self.sent_at.pop(ref))
+                        sent = self.sent_at.pop(ref)
+                        self.round_trips.append(now - sent)
+                        self.trips.append((sent, now - sent))
                 elif message.get("type") == "welcome":
                     self.welcome = message
                 async with self._arrived:
