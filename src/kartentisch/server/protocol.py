@@ -62,7 +62,6 @@ SERVER_REASONS: Final = Reasons(
         "lobby.seat_count": N_("{game} with {players} players needs {players} seats, not {count}"),
         "lobby.unknown_bot": N_("there is no bot {bot} for {game}; bots: {known}"),
         "lobby.bad_strength": N_("bot strength is a whole number from 1 to {high}, not {value}"),
-        "lobby.no_human": N_("a bot-only table needs no links; add a human seat or watch it"),
         "server.storage": N_("the move could not be stored, so it was not played; try again"),
         "server.internal": N_("the server failed on this message; the table is unchanged"),
     }
