@@ -74,14 +74,12 @@ def test_a_whole_game_by_clicks_with_bots(game: str, server: Server, browser: An
     assert page.locator("#step-text").inner_text() == last
     if game == "krass-kariert":  # all hands open: no card back anywhere
         page.select_option("#replay-view", "all")
-        page.wait_for_function("() => location.hash.includes('view=all')")
-        page.wait_for_selector("#step-text")
+        page.wait_for_selector("section.replay[data-view='all']")
         page.click("#first")
         assert page.locator(".opponent .card.back").count() == 0
         assert page.locator(".opponent .card").count() > 20
     page.select_option("#replay-view", "1")
-    page.wait_for_function("() => location.hash.includes('view=1')")
-    page.wait_for_selector("#step-text")
+    page.wait_for_selector("section.replay[data-view='1']")
     save_shot(page, shots, f"replay-{game}")
 
     # play again: a new table with the same seats, this page sits down at it

@@ -93,7 +93,8 @@ export function showReplay(root, params) {
       frame.text ? t("Move {n}: {name} plays {move}.", {n: frame.move, name: name(frame.seat), move: mod.describeMove(frame.text, ui())}) :
         t("Move {n}: {name} moves.", {n: frame.move, name: name(frame.seat)});
     const finished = st.index === last && data.returns;
-    replace(root, h("section", {class: `replay table-view game-${data.game}`},
+    replace(root, h("section", {class: `replay table-view game-${data.game}`,
+                               dataset: {view: data.view === null ? "watch" : String(data.view)}},
       h("div", {class: "topbar"}, h("h1", {}, t("Replay")),
         h("label", {}, t("View"), " ", h("select", {id: "replay-view", onchange: (e) => {
           st.view = e.target.value;
