@@ -9,9 +9,12 @@ doubled. Reaching exactly the target (20) scores; going over is a *Foul*.
 A turn is a sequence of *steps*: the play (``turn``), then the special action of the played
 number (``flip`` for 0, ``take`` for 1, ``draw`` for 2, ``throw`` for 3, ``four`` for 4),
 the second card on 15 (``five``), and claims after the play (``after``). Fouls insert a
-``foul`` step for every other player; a 1 taking a personal card inserts the victim's
-``loss`` compensation; a 4 inserts the victim's ``sitout`` compensation. A step that offers
-nothing but ``pass`` is skipped.
+``foul`` step for every other player (but not for one who sits out, unless the option
+``sitout_foul_reward`` says so); a 1 taking a personal card inserts the victim's ``loss``
+compensation; a 4 inserts the victim's ``sitout`` compensation. A step that offers nothing
+but ``pass`` by what *everybody* knows is skipped; one that offers more publicly but nothing
+by what only its player knows (``peek_own``) is still asked, with ``pass`` alone, so that
+skipping never reveals a hidden side.
 
 Cards are ints 0..53 with per-card arrays: ``face`` (the up side's number), ``back`` (the
 down side's), and who knows each side (``kup``/``kdown``, bitmasks of seats).
