@@ -36,8 +36,9 @@ def alive(pid: int) -> bool:
 def test_sigkill_loses_nothing_acknowledged(start_server: Any, database: str,
                                             tmp_path: Path) -> None:
     first = start_server(database)
-    humans = [first.create(game="krumme20", players=2) for _ in range(3)]
-    with_bot = first.create(game="krumme20", players=2, seats=[
+    humans = [first.create(game="krumme20", players=2, options={"turn_limit": 12})
+              for _ in range(2)]
+    with_bot = first.create(game="krumme20", players=2, options={"turn_limit": 12}, seats=[
         {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}])
     tables = [*humans, with_bot]
     tokens = [[s["token"] for s in t["seats"] if "token" in s] for t in tables]
@@ -76,7 +77,7 @@ def test_sigkill_loses_nothing_acknowledged(start_server: Any, database: str,
         rng = random.Random(8)
         players = [asyncio.ensure_future(player(first.ws, t, tok, rng, stop))
                    for t, toks in zip(tables, tokens, strict=True) for tok in toks]
-        while len(acked) < 25:
+        while len(acked) < 12:
             await asyncio.sleep(0.01)
         workers = children(first.process.pid)
         first.kill()  # SIGKILL while the clients keep sending
@@ -89,7 +90,7 @@ def test_sigkill_loses_nothing_acknowledged(start_server: Any, database: str,
         assert not any(alive(w) for w in workers), "bot workers outlived the server"
 
     asyncio.run(until_killed())
-    assert len(acked) >= 25
+    assert len(acked) >= 12
     second = start_server(database)  # the same database, a new process and port
 
     async def after_restart() -> list[dict[str, Any]]:
@@ -127,7 +128,7 @@ def test_two_processes_share_one_postgres_table(start_server: Any, pg_cluster: A
                                                 tmp_path: Path) -> None:
     url = pg_cluster.database()
     one, two = start_server(url), start_server(url)
-    made = one.create(game="krumme20", players=2)
+    made = one.create(game="krumme20", players=2, options={"turn_limit": 12})
     tokens = [s["token"] for s in made["seats"]]
     with two.http() as http:  # the table made at one process is known at the other
         assert http.get(f"/api/tables/{made['table']}").json()["table"]["players"] == 2

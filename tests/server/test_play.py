@@ -19,6 +19,8 @@ from kartentisch.server.client import TableClient
 from kartentisch.server.protocol import MAX_MESSAGE_BYTES
 
 HUMAN = {"kind": "human"}
+QUICK = {"turn_limit": 12}
+"""Krumme20 with a short draw pile: whole games of about 33 moves."""
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +44,8 @@ def only_updates(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_index_games_and_lobby(server: Any) -> None:
     with server.http() as http:
         page = http.get("/")
-        assert page.status_code == 200 and "server runs" in page.text
+        assert page.status_code == 200 and "kartentisch" in page.text
+        assert page.headers["content-type"].startswith("text/html")
         assert http.get("/health").json()["ok"] is True
         games = {g["name"]: g for g in http.get("/api/games").json()["games"]}
         assert set(games) == {"casino", "krass-kariert", "krumme20"}
@@ -105,7 +108,7 @@ def test_unreadable_and_huge_requests(server: Any) -> None:
 
 # ---------------------------------------------------------------- whole games
 def test_whole_game_with_bots_a_watcher_and_its_record(server: Any, tmp_path: Path) -> None:
-    made = server.create(game="krumme20", players=3, seats=[
+    made = server.create(game="krumme20", players=3, options=QUICK, seats=[
         HUMAN, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}])
 
     async def play() -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
@@ -149,7 +152,7 @@ def test_whole_game_with_bots_a_watcher_and_its_record(server: Any, tmp_path: Pa
 
 
 def test_record_is_refused_before_the_end(server: Any) -> None:
-    made = server.create(game="krumme20", players=2)
+    made = server.create(game="krumme20", players=2, options=QUICK)
     with server.http() as http:
         answer = http.get(f"/api/tables/{made['table']}/record")
     assert answer.status_code == 409 and answer.json()["code"] == "lobby.not_finished"
@@ -172,7 +175,7 @@ BAD_FRAMES: list[tuple[str | bytes, str]] = [
 
 
 def test_refusals_reach_the_sender_only_and_leave_the_table_alone(server: Any) -> None:
-    made = server.create(game="krumme20", players=2)
+    made = server.create(game="krumme20", players=2, options=QUICK)
 
     async def scenario() -> None:
         a = await TableClient.join(server.ws, made["seats"][0]["token"])
@@ -241,7 +244,7 @@ def test_unjoined_connections(server: Any) -> None:
 
 # ---------------------------------------------------------------- rejoin, leave, clock
 def test_rejoin_with_the_same_link_gets_the_full_view(server: Any) -> None:
-    made = server.create(game="krumme20", players=2)
+    made = server.create(game="krumme20", players=2, options=QUICK)
     tokens = [s["token"] for s in made["seats"]]
 
     async def scenario() -> None:
@@ -270,7 +273,7 @@ def test_rejoin_with_the_same_link_gets_the_full_view(server: Any) -> None:
 
 
 def test_a_player_who_leaves_is_replaced_and_takes_the_seat_back(server: Any) -> None:
-    made = server.create(game="krumme20", players=2)
+    made = server.create(game="krumme20", players=2, options=QUICK)
     tokens = [s["token"] for s in made["seats"]]
 
     async def scenario() -> None:
@@ -308,7 +311,7 @@ def test_a_player_who_leaves_is_replaced_and_takes_the_seat_back(server: Any) ->
 
 
 def test_the_turn_clock_plays_the_heuristic_and_says_so(server: Any) -> None:
-    made = server.create(game="krumme20", players=2, clock=0.3)
+    made = server.create(game="krumme20", players=2, options=QUICK, clock=0.3)
 
     async def scenario() -> None:
         a = await TableClient.join(server.ws, made["seats"][0]["token"])
@@ -327,7 +330,7 @@ def test_the_turn_clock_plays_the_heuristic_and_says_so(server: Any) -> None:
 
 
 def test_a_thinking_bot_does_not_hold_up_other_tables(server: Any) -> None:
-    slow = server.create(game="krumme20", players=2, seats=[
+    slow = server.create(game="krumme20", players=2, options={"turn_limit": 60}, seats=[
         HUMAN, {"kind": "bot", "bot": "ismcts", "strength": 4}])  # 1 s a move
 
     async def slow_side(done: asyncio.Event) -> list[float]:
@@ -357,7 +360,7 @@ def test_a_thinking_bot_does_not_hold_up_other_tables(server: Any) -> None:
         rng = random.Random(10)
         trips: list[float] = []
         while not done.is_set():
-            quick = server.create(game="krumme20", players=2)
+            quick = server.create(game="krumme20", players=2, options=QUICK)
             x = await TableClient.join(server.ws, quick["seats"][0]["token"])
             y = await TableClient.join(server.ws, quick["seats"][1]["token"])
             stop = asyncio.ensure_future(done.wait())
@@ -385,7 +388,7 @@ def test_a_thinking_bot_does_not_hold_up_other_tables(server: Any) -> None:
 def test_no_link_token_reaches_the_log(start_server: Any, tmp_path: Path) -> None:
     log = tmp_path / "captured.log"
     live = start_server(cli=True, log=log)  # `kartentisch serve`, output captured
-    made = live.create(game="krumme20", players=2)
+    made = live.create(game="krumme20", players=2, options=QUICK)
     tokens = [s["token"] for s in made["seats"]] + [made["watch"]["token"]]
 
     async def scenario() -> None:

@@ -52,7 +52,9 @@ async def play_whole_game(db: Path, name: str, players: int, seed: int
     hub = Hub(Storage(f"sqlite:///{db}"), BotPool(0))
     await hub.start()
     try:
-        made = await hub.create(CreateTable(game=name, players=players), "http://test/")
+        options = {"turn_limit": 20} if name == "krumme20" else {}
+        made = await hub.create(CreateTable(game=name, players=players, options=options),
+                                "http://test/")
         seats = [Recorder() for _ in range(players)]
         watcher = Recorder()
         for conn, token in [*zip(seats, [s["token"] for s in made["seats"]], strict=True),

@@ -514,10 +514,10 @@ class Hub:
             raise refuse("move.watcher")
         seat = conn.seat
         async with table.lock:
-            if message.move != table.moves:
-                raise refuse("move.stale", got=message.move, current=table.moves)
             if table.row.seats[seat].left:
                 raise refuse("move.stand_in")
+            if message.move != table.moves:
+                raise refuse("move.stale", got=message.move, current=table.moves)
             await self._commit(table, seat, message.action, HUMAN, mover=conn, ref=message.ref,
                                number=message.move)
 
