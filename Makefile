@@ -41,6 +41,7 @@ SOAK_WORKERS ?= 2
 soak: $(STAMP)
 	$(BIN)/python -m kartentisch.testing.soak --games $(SOAK_GAMES) --workers $(SOAK_WORKERS)
 	KARTENTISCH_SOAK=1 $(BIN)/pytest -q -n $(SOAK_WORKERS) tests/test_conformance.py tests/core/test_fuzz.py
+	KARTENTISCH_SOAK=1 $(BIN)/pytest -q -n 0 tests/arena/test_ray_backend.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

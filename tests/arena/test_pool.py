@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -51,13 +52,45 @@ def _alive(pids: set[int]) -> set[int]:
     return alive
 
 
+def _catches_sigterm(pid: int) -> bool:
+    """Whether ``pid`` has a handler for SIGTERM (its ``SigCgt`` mask in /proc).
+
+    :func:`kartentisch.arena.pool.worker_pool` installs the handler right after the pool's
+    worker processes have started, so this is the moment the run is ready to be stopped.
+    """
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    for line in status.splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    return False
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float, proc: subprocess.Popen[bytes]
+              ) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass; fail early if ``proc`` ended."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        if proc.poll() is not None:
+            error = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            raise AssertionError(f"the run ended on its own ({proc.returncode}): {error}")
+        time.sleep(0.05)
+    return condition()
+
+
 @pytest.mark.parametrize("command", [
-    ["arena", "krass-kariert", "--bots", "random*4", "--games", "1000000", "--workers", "2",
+    ["arena", "krass-kariert", "--bots", "random*4", "--games", "20000", "--workers", "2",
      "--no-progress"],
-    ["simulate", "krass-kariert", "--bots", "random,random,random,random", "--games", "1000000",
+    ["simulate", "krass-kariert", "--bots", "random,random,random,random", "--games", "20000",
      "--workers", "2"],
 ])
 def test_sigterm_stops_the_workers(command: list[str], tmp_path: Path) -> None:
+    """Waits on observable events (the handler installed, the workers in the process tree),
+    never on fixed sleeps, with generous time limits for a busy machine."""
     assert Path("/proc/self/stat").exists(), "this test reads the process tree from /proc"
     proc = subprocess.Popen(
         [sys.executable, "-m", "kartentisch.cli", *command],
@@ -65,19 +98,16 @@ def test_sigterm_stops_the_workers(command: list[str], tmp_path: Path) -> None:
         env={**os.environ, "COLUMNS": "100"},
     )
     try:
-        workers: set[int] = set()
-        deadline = time.monotonic() + 60
-        while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            workers = _descendants(proc.pid)
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        assert len(workers) >= 2, "the run never started its worker processes"
-        time.sleep(1.0)  # let the workers take up games
+        assert _wait_for(lambda: _catches_sigterm(proc.pid), 120, proc), (
+            "the run never set up its worker pool")
+        assert _wait_for(lambda: len(_alive(_descendants(proc.pid))) >= 2, 60, proc), (
+            "the pool's worker processes are not in the process tree")
+        workers = _alive(_descendants(proc.pid))
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 128 + signal.SIGTERM
-        deadline = time.monotonic() + 10
+        assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+        deadline = time.monotonic() + 60
         while _alive(workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(0.05)
         assert not _alive(workers), "worker processes outlived the stopped run"
     finally:
         if proc.poll() is None:

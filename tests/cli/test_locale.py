@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from pathlib import Path
@@ -31,6 +32,12 @@ def load(language: str) -> dict[object, object]:
             for m in catalog if m.id}
 
 
+@functools.cache
+def code_messages() -> tuple[str | tuple[str, str], ...]:
+    """Every message id in the code (extracted once: babel's extraction takes a second)."""
+    return tuple(extract_messages(SOURCE))
+
+
 def fields(text: str) -> set[str]:
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(text)
             if name is not None}
@@ -39,7 +46,7 @@ def fields(text: str) -> set[str]:
 def test_every_message_in_the_code_has_a_german_translation() -> None:
     german = load("de")
     english = load("en")
-    messages = extract_messages(SOURCE)
+    messages = code_messages()
     assert len(messages) > 100
     for message in messages:
         assert message in english, f"not in the English catalogue: {message!r}"
@@ -57,7 +64,7 @@ def test_the_extractor_sees_simple_calls() -> None:
     found = set()
     for path in SOURCE.rglob("*.py"):
         found.update(re.findall(r'\b_\("((?:[^"\\]|\\.)*)"\)', path.read_text("utf-8")))
-    extracted = {m for m in extract_messages(SOURCE) if isinstance(m, str)}
+    extracted = {m for m in code_messages() if isinstance(m, str)}
     assert found and found <= extracted
 
 

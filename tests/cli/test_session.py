@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.text import Text
 
 from kartentisch.cli.presenters import GENERIC, PRESENTERS, load_presenter
 from kartentisch.cli.presenters.krass_kariert import KrassKariertPresenter
@@ -148,7 +149,8 @@ def find_state(predicate: Callable[[KKState], bool]) -> KKState:
     raise AssertionError("no such state in 50 games")
 
 
-def human_for(state: KKState, typed: list[str]) -> tuple[HumanPlayer, StringIO]:
+def human_for(state: KKState, typed: list[str], presenter: KrassKariertPresenter | None = None
+              ) -> tuple[HumanPlayer, StringIO]:
     console, out = make_console()
     answers = iter(typed)
 
@@ -159,7 +161,8 @@ def human_for(state: KKState, typed: list[str]) -> tuple[HumanPlayer, StringIO]:
             raise EOFError from None
 
     names = seat_names(SEATS, 0)
-    return HumanPlayer(0, state.game, load_presenter(KK), console, read_line, names), out
+    chosen = presenter if presenter is not None else load_presenter(KK)
+    return HumanPlayer(0, state.game, chosen, console, read_line, names), out
 
 
 def x_play_is_ambiguous(state: KKState) -> bool:
@@ -228,7 +231,16 @@ def test_presenters_are_registered_for_known_games_only() -> None:
     assert load_presenter("no-such-game") is GENERIC
 
 
-class SpyPresenter(KrassKariertPresenter):
+class TablelessPresenter(KrassKariertPresenter):
+    """The Krass Kariert presenter without the table drawing (most of a session's time), for
+    tests about events and input rather than the table's looks."""
+
+    def render(self, observation: Any, *, viewer: int | None, names: Sequence[str]
+               ) -> RenderableType:
+        return Text("")
+
+
+class SpyPresenter(TablelessPresenter):
     """Records every event the session hands to the presenter."""
 
     def __init__(self) -> None:
@@ -315,7 +327,7 @@ def ambiguous_state() -> KKState:
 def test_no_typed_text_crashes_the_prompt(lines: list[str]) -> None:
     """Whatever is typed, the human either makes a legal move or is asked again."""
     state = ambiguous_state().clone()
-    human, _out = human_for(state, lines)
+    human, _out = human_for(state, lines, TablelessPresenter())
     try:
         action = human.choose(state)
     except QuitGame:

@@ -153,11 +153,12 @@ def make_tasks(game_name: str, lineup: Sequence[str], games: int, *, players: in
             f"{game.spec.title} with {game.players} players needs {game.players} bots, "
             f"got {len(lineup)} ({', '.join(lineup)}); repeat one with name*count")
     labels = entrant_labels(lineup)
+    rules = game.options_json()  # one shared, read-only dictionary for every task
     tasks = []
     for s in schedule(seed, game.players, games, duplicate=duplicate):
         tasks.append(GameTask(
             index=s.index, game=game.spec.name, players=game.players,
-            options=game.options_json(), seed=s.deal_seed,
+            options=rules, seed=s.deal_seed,
             bots=tuple(lineup[e] for e in s.entrants),
             labels=tuple(labels[e] for e in s.entrants),
             bot_seeds=s.bot_seeds))
