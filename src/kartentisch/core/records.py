@@ -54,27 +54,31 @@ RETURNS_TOLERANCE: Final = 1e-9
 """How far a record's returns may differ from the replayed ones (rounding in other tools)."""
 
 
+def _about(text: str, **bounds: Any) -> msgspec.Meta:
+    """A field's description (and bounds) in the record's JSON Schema."""
+    return msgspec.Meta(description=text, **bounds)
+
+
 class RecordDocument(Document, frozen=True):
     """A game record as JSON: enough to replay the game exactly."""
 
-    format: Literal["kartentisch-record/3"]
-    """The record format, ``kartentisch-record/3``."""
-    game: str
-    """The game's registry name, e.g. ``krass-kariert``."""
-    players: Annotated[int, msgspec.Meta(ge=1)]
-    """The player count."""
-    seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
-    """The seed of the deal."""
-    actions: list[str]
-    """Every action, in the game's text notation, in the order played."""
-    options: dict[str, bool | int | str] = msgspec.field(default_factory=dict)
-    """The rules options (names and values, as ``kartentisch rules-options`` lists them)."""
-    seats: list[str] = msgspec.field(default_factory=list)
-    """Who sat where (bot names or ``human``): none, or one per player; informational."""
-    returns: list[float] | None = None
-    """One return per seat when the game ended, else ``null``; checked on replay."""
-    index: Annotated[int, msgspec.Meta(ge=0)] | None = None
-    """The game's number in an arena run (JSON Lines files); informational."""
+    format: Annotated[Literal["kartentisch-record/3"], _about(
+        "The record format; older formats dealt other cards from the same seed.")]
+    game: Annotated[str, _about("The game's registry name, e.g. krass-kariert.")]
+    players: Annotated[int, _about("The player count.", ge=1)]
+    seed: Annotated[int, _about("The seed of the deal.", ge=0, le=SEED_MAX)]
+    actions: Annotated[list[str], _about(
+        "Every action, in the game's text notation, in the order played.")]
+    options: Annotated[dict[str, bool | int | str], _about(
+        "The rules options, names and values as `kartentisch rules-options` lists them.")
+    ] = msgspec.field(default_factory=dict)
+    seats: Annotated[list[str], _about(
+        "Who sat where (bot names or human): none, or one per player; informational.")
+    ] = msgspec.field(default_factory=list)
+    returns: Annotated[list[float] | None, _about(
+        "One return per seat when the game ended, else null; checked on replay.")] = None
+    index: Annotated[Annotated[int, msgspec.Meta(ge=0)] | None, _about(
+        "The game's number in an arena run (JSON Lines files); informational.")] = None
 
 
 RECORD_DOCUMENT: Final = RecordDocument
