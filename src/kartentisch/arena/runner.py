@@ -24,6 +24,7 @@ from kartentisch.bots.registry import make_bot
 from kartentisch.core.errors import IllegalActionError, KartentischError
 from kartentisch.core.records import GameRecord, read_records, write_atomically
 from kartentisch.core.registry import load_game
+from kartentisch.locale import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +276,7 @@ def run_arena(game: str, bots: str | Sequence[str], games: int, *, players: int 
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), TimeRemainingColumn())
         with Progress(*columns, transient=False) as bar:
-            job = bar.add_task(f"{result.game} games", total=len(tasks))
+            job = bar.add_task(_("{game} games").format(game=result.game), total=len(tasks))
             for batch in batches:
                 for outcome in batch:
                     outcomes.append(outcome)
