@@ -33,8 +33,8 @@ __all__ = [
     "InvalidSeedError",
     "KartentischError",
     "NotYourTurnError",
-    "UnknownGameError",
     "State",
+    "UnknownGameError",
     "list_games",
     "load_game",
 ]
