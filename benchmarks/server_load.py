@@ -72,10 +72,10 @@ HEADER = ("| database | tables | bot | moves/s | human moves/s | p50 ms | p99 ms
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and its finished children (Linux /proc)."""
+    """User + system CPU seconds of a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return sum(int(f) for f in fields[11:15]) / ticks
+    return sum(int(f) for f in fields[11:13]) / ticks
 
 
 class Server:

@@ -251,7 +251,19 @@ class Storage:
     def _commit(self, batch: list[_Op]) -> None:
         try:
             with self.engine.begin() as conn:
-                results = [self._write(conn, op) for op in batch]
+                # Tables first (moves refer to them), then every move in one statement.
+                for op in batch:
+                    if op.kind == "create":
+                        self._write(conn, op)
+                now = time.time()
+                moves = [{"table_id": op.args[0], "move_no": op.args[1], "action": op.args[2],
+                          "seat": op.args[3], "by": op.args[4], "at": now}
+                         for op in batch if op.kind == "move"]
+                if moves:
+                    conn.execute(moves_t.insert(), moves)
+                for op in batch:
+                    if op.kind not in ("create", "move"):
+                        self._write(conn, op)
                 self._notify(conn, batch)
         except IntegrityError:
             if len(batch) == 1:
@@ -265,8 +277,8 @@ class Storage:
             for op in batch:
                 op.future.set_exception(exc)
             return
-        for op, result in zip(batch, results, strict=True):
-            op.future.set_result(result)
+        for op in batch:
+            op.future.set_result(None)
 
     @staticmethod
     def _conflict(op: _Op) -> Exception:

@@ -426,7 +426,9 @@ class Hub:
         links[watch] = None
         row.watch = watch if request.listed else None
         await asyncio.wrap_future(self.storage.submit("create", row, links))
-        await self.table(row.id)
+        live = self._rebuild(row, [])  # as stored: no need to read it back
+        self.tables[row.id] = live
+        self._schedule(live)
         log.info("table %s created: %s, %d players", row.id, name, row.players)
         return {"v": PROTOCOL_VERSION, "table": row.id, "seats": answer_seats,
                 "watch": {"token": watch, "link": f"{base_url}#watch={watch}"}}
