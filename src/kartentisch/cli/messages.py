@@ -50,7 +50,7 @@ def format_number(value: int) -> str:
 def describe_error(error: KartentischError, localize: Localize | None = None) -> str:
     """``error`` in the current language, built from its code and params."""
     template = all_reasons().get(error.code)
-    if template is None:  # an error from outside our tables: its own words are all we have
+    if template is None or error.code == "error":  # no code of ours: its own words are all
         return str(error)
     values: dict[str, str] = {}
     for name, value in error.params.items():

@@ -70,7 +70,10 @@ def render(template: str, params: Mapping[str, object]) -> str:
         if field is None:
             continue
         value = json_safe(params[field]) if field in params else "?"
-        values[field] = value if isinstance(value, str) else safe_repr(value)
+        if isinstance(value, list):
+            values[field] = ", ".join(v if isinstance(v, str) else safe_repr(v) for v in value)
+        else:
+            values[field] = value if isinstance(value, str) else safe_repr(value)
     return template.format_map(values)
 
 
