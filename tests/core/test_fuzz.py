@@ -114,7 +114,8 @@ def _option_maps(name: str) -> st.SearchStrategy[Any]:
 def test_load_game_takes_any_name_players_and_options(data: st.DataObject) -> None:
     name = data.draw(st.one_of(st.sampled_from(GAMES), st.sampled_from(
         ["Krass_Kariert", " CASINO ", "krumme-20", ""]), odd_values()))
-    real = name if name in GAMES else data.draw(st.sampled_from(GAMES))
+    known = isinstance(name, str) and name in GAMES  # odd values may not even compare
+    real = name if known else data.draw(st.sampled_from(GAMES))
     players = data.draw(st.one_of(st.none(), st.integers(-1, 8), odd_values()))
     options = data.draw(st.one_of(st.none(), _option_maps(real)))
     try:
