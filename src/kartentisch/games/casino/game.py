@@ -100,10 +100,10 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
     def action_to_id(self, action: acts.Action) -> int:
         return acts.action_id(action)
 
-    def checked_action_id(self, action: object) -> int:
-        """The id of ``action``; :func:`~.actions.action_id` already refuses anything that is
-        not a Casino action with :class:`InvalidActionError` (no exception translation)."""
-        return acts.action_id(action)  # type: ignore[arg-type]
+    checked_action_id = staticmethod(acts.action_id)  # type: ignore[assignment]
+    """The id of an action; :func:`~.actions.action_id` itself refuses anything that is not a
+    Casino action with :class:`InvalidActionError`, so no exception translation (and no extra
+    call) is needed on the hot path of ``apply``."""
 
     def action_from_id(self, action_id: int) -> acts.Action:
         return acts.action_from_id(action_id)

@@ -82,9 +82,10 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         cv = VALUES[card]
         key = card * NUM_CODES
         # The id of a numeral move is ID_BASE[key + code] + the mask with the card's own bit
-        # squeezed out: (mask & low) | (mask >> card + 1 << card), inlined below for speed.
+        # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
+        # the low part to itself shifts it up one, then everything moves down one. Inlined
+        # below for speed (three operations per mask).
         low = (1 << card) - 1
-        up = card + 1
         # Owner's duty: every build the player owns after the play needs a card of its
         # value left in the hand. ``short`` lists owned values the play would leave bare.
         short = [v for v in owned if held[v] - (v == cv) <= 0] if keeps else []
@@ -111,7 +112,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         capture = ID_BASE[key + CODE_CAPTURE]
         capture_build = ID_BASE[key + CODE_CAPTURE_BUILD]
         for mask in unions_of(cv):
-            packed = (mask & low) | ((mask >> up) << card)
+            packed = (mask + (mask & low)) >> 1
             if mask:
                 can_capture.add(card)
                 if ok_plain:
@@ -134,7 +135,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                         masks.add(t | u)
             for mask in masks:
                 if mask or merged:
-                    add(base + ((mask & low) | ((mask >> up) << card)))
+                    add(base + ((mask + (mask & low)) >> 1))
         # raises of single builds
         for u, b in builds.items():
             w = u + cv

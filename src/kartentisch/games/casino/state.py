@@ -140,7 +140,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return [get(i) or action_of(i) for i in self.legal_action_ids()]
 
     def is_legal_id(self, aid: int) -> bool:
-        legal = self.legal_action_ids()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_ids(self)
         i = bisect.bisect_left(legal, aid)  # the ids are sorted
         return i < len(legal) and legal[i] == aid
 
