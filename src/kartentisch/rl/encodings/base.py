@@ -118,6 +118,20 @@ class Decision:
             self._by_sequence = {encoding.tokens(observation, a): a for a in self.legal_ids}
             self._sequences = list(self._by_sequence)
 
+    def copy(self) -> Decision:
+        """The same decision with its own prefix (everything else is never changed)."""
+        other = Decision.__new__(Decision)
+        other.encoding = self.encoding
+        other.observation = self.observation
+        other.legal_ids = self.legal_ids
+        other._sequences = self._sequences
+        other._by_sequence = self._by_sequence
+        other.prefix = self.prefix.copy()
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
+        return self.copy()
+
     def next_tokens(self) -> list[int]:
         """The tokens that may come next, sorted."""
         if self.encoding.single_token:

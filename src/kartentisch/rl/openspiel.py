@@ -1,0 +1,362 @@
+"""The games as OpenSpiel Python games, and OpenSpiel's IS-MCTS as a bot of our arena.
+
+:func:`register_games` registers every encoded game with ``pyspiel.register_game`` under
+``python_kartentisch_<game>`` (``python_kartentisch_krass_kariert``), with the parameter
+``players``; it runs when this module is imported. Then ``pyspiel.load_game(name,
+{"players": 4})`` works with OpenSpiel's own tools (random simulation checks, bots,
+algorithms).
+
+Modelling choices:
+
+* **Chance.** All of a game's randomness follows from its seed (every later deal is derived
+  from it), so a game starts with one chance node that chooses the seed uniformly among
+  ``seeds`` values (a game parameter, default 2^16); after it the game is exactly ours.
+* **Actions** are the encoding's tokens (:mod:`.encodings.base`): the game's action ids for
+  Krass Kariert; a game whose ids are too many for a policy vector would be played token by
+  token, the same player acting until the game action is complete.
+* **Observations.** The observer's tensor is the encoding of ``state.observation(player)``
+  (with the tokens chosen so far when that player is deciding); the observation string is
+  the same observation as JSON. A public observer (no private information) sees the
+  spectator view ``state.observation(None)``. Our observations are not perfect-recall
+  histories, so the game declares observation strings and tensors only, no information-state
+  ones; IS-MCTS keys its nodes by observation strings (``use_observation_string=True``).
+* **Returns** are the game's returns (terminal rewards only).
+
+:class:`OpenSpielISMCTSBot` (registered in the arena's bot registry by
+:func:`register_arena_bot` as ``openspiel-ismcts``) plays with OpenSpiel's Python
+``ISMCTSBot``: given our observation it builds a world with ``game.sample_world``, and
+OpenSpiel resamples worlds through the same function, so both searches see the same
+information.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from kartentisch.core.registry import load_game
+from kartentisch.rl.encodings import ENCODINGS, Decision, Encoding, encoding_for
+
+DEFAULT_SEEDS: Final = 1 << 16
+"""Chance outcomes of the opening chance node (deal seeds) unless ``seeds`` is given."""
+MAX_GAME_LENGTH: Final[dict[str, int]] = {"krass-kariert": 20_000}
+"""A generous bound on tokens per game (OpenSpiel wants one)."""
+
+
+def short_name(game: str) -> str:
+    """OpenSpiel's name of one of our games: ``python_kartentisch_krass_kariert``."""
+    return "python_kartentisch_" + game.replace("-", "_")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What states of one OpenSpiel game share: our game, its encoding, the seed count.
+
+    Kept here, not on the ``pyspiel.Game`` object: OpenSpiel may hand states a new Python
+    wrapper of a game created in C++, without the attributes the constructor set."""
+
+    ours: Any
+    encoding: Encoding
+    seeds: int
+
+
+@functools.cache
+def _context(name: str, players: int | None, seeds: int) -> Context:
+    ours = load_game(name, players)
+    return Context(ours, encoding_for(ours), seeds)
+
+
+def context_of(game: Any) -> Context:
+    """The :class:`Context` of an OpenSpiel game of ours."""
+    params = game.get_parameters()
+    name = game.get_type().short_name
+    return _context(_BY_SHORT_NAME[name], int(params["players"]),
+                    int(params.get("seeds", DEFAULT_SEEDS)))
+
+
+_BY_SHORT_NAME: Final = {short_name(g): g for g in ENCODINGS}
+
+
+class KartentischSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One of our games as an OpenSpiel game (see the module docstring)."""
+
+    game_name: str = ""
+    """Our registry name of the game (set on the per-game subclass)."""
+    spiel_type: Any = None
+    """The ``pyspiel.GameType`` (set on the per-game subclass)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = params.get("players")
+        seeds = int(params.get("seeds", DEFAULT_SEEDS))
+        ctx = _context(self.game_name, players, seeds)
+        spec = ctx.ours.spec
+        info = pyspiel.GameInfo(
+            num_distinct_actions=ctx.encoding.num_tokens,
+            max_chance_outcomes=seeds,
+            num_players=ctx.ours.players,
+            min_utility=float(spec.min_utility),
+            max_utility=float(spec.max_utility),
+            utility_sum=0.0 if spec.zero_sum else None,
+            max_game_length=MAX_GAME_LENGTH.get(self.game_name, 100_000),
+        )
+        super().__init__(self.spiel_type, info, params)
+
+    def new_initial_state(self) -> KartentischSpielState:
+        return KartentischSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        public_only = (iig_obs_type is not None
+                       and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE)
+        return Observer(self, public_only)
+
+
+class _Box:
+    """A state's Python side. OpenSpiel clones a Python state with ``copy.deepcopy`` of its
+    attributes; this box copies itself the fast way (our ``clone``) and shares the game."""
+
+    __slots__ = ("ctx", "decision", "inner")
+
+    def __init__(self, ctx: Context, inner: Any, decision: Decision | None) -> None:
+        self.ctx = ctx
+        self.inner = inner
+        self.decision = decision
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        return _Box(self.ctx, None if self.inner is None else self.inner.clone(),
+                    None if self.decision is None else self.decision.copy())
+
+
+class KartentischSpielState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress; before its opening chance node, ``inner`` is None."""
+
+    def __init__(self, game: Any, inner: Any = None) -> None:
+        super().__init__(game)
+        self.box = _Box(context_of(game), inner, None)
+        if inner is not None:
+            self._decide()
+
+    @property
+    def ctx(self) -> Context:
+        return self.box.ctx
+
+    @property
+    def inner(self) -> Any:
+        """Our state (None before the opening chance node)."""
+        return self.box.inner
+
+    @property
+    def decision(self) -> Decision | None:
+        """The current decision (None before the deal and at the end)."""
+        return self.box.decision
+
+    def _decide(self) -> None:
+        inner = self.inner
+        if inner.is_terminal():
+            self.box.decision = None
+        else:
+            self.box.decision = self.ctx.encoding.decision(
+                inner.observation(inner.current_player), inner.legal_action_ids())
+
+    def current_player(self) -> int:
+        if self.inner is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.inner.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self.inner.current_player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.decision is not None
+        return self.decision.next_tokens()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        n = self.ctx.seeds
+        p = 1.0 / n
+        return [(i, p) for i in range(n)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.inner is None:
+            self.box.inner = self.ctx.ours.new_initial_state(int(action))
+            self._decide()
+            return
+        assert self.decision is not None
+        aid = self.decision.choose(int(action))
+        if aid is not None:
+            self.inner.apply_unchecked(aid)
+            self._decide()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}"
+        return self.ctx.encoding.token_name(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.inner is not None and bool(self.inner.is_terminal())
+
+    def returns(self) -> list[float]:
+        if self.inner is None:
+            return [0.0] * self.ctx.ours.players
+        return [float(r) for r in self.inner.returns()]
+
+    def __str__(self) -> str:
+        if self.inner is None:
+            return "before the deal"
+        return json.dumps(self.inner.observation(None).to_json(), separators=(",", ":"))
+
+
+    def world_for(self, player: int, rng: random.Random) -> KartentischSpielState:
+        """A state that ``player`` cannot tell from this one, hidden cards dealt at random
+        (``game.sample_world``), with the same tokens chosen in the current decision."""
+        inner = self.inner
+        world = self.ctx.ours.sample_world(inner.observation(player), rng)
+        return _with_prefix(self.get_game(), world, self.decision)
+
+
+def _with_prefix(game: Any, world: Any,
+                 decision: Decision | None) -> KartentischSpielState:
+    """A state around ``world`` whose current decision has ``decision``'s prefix."""
+    state = KartentischSpielState(game, world)
+    if decision is not None and state.decision is not None:
+        for token in decision.prefix:
+            state.decision.choose(token)
+    return state
+
+
+class Observer:
+    """OpenSpiel's observer protocol over our encoding (see the module docstring)."""
+
+    def __init__(self, game: Any, public_only: bool) -> None:
+        self.ctx = context_of(game)
+        self.public_only = public_only
+        self.tensor = np.zeros(self.ctx.encoding.obs_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def _view(self, state: KartentischSpielState, player: int) -> tuple[Any, list[int]]:
+        inner = state.inner
+        seat = None if self.public_only else player
+        decision = state.decision
+        prefix = (list(decision.prefix) if decision is not None and seat is not None
+                  and inner.current_player == seat else [])
+        return inner.observation(seat), prefix
+
+    def set_from(self, state: KartentischSpielState, player: int) -> None:
+        if state.inner is None:
+            self.tensor.fill(0.0)
+            return
+        obs, prefix = self._view(state, player)
+        self.ctx.encoding.encode(obs, prefix, out=self.tensor)
+
+    def string_from(self, state: KartentischSpielState, player: int) -> str:
+        if state.inner is None:
+            return "before the deal"
+        obs, prefix = self._view(state, player)
+        text = json.dumps(obs.to_json(), separators=(",", ":"), sort_keys=True)
+        return text + (f" chosen:{prefix}" if prefix else "")
+
+
+def game_type(name: str) -> Any:
+    """The ``pyspiel.GameType`` of one of our games."""
+    cls = type(load_game(name))
+    spec = cls.spec
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"kartentisch {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if spec.zero_sum
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=spec.max_players,
+        min_num_players=spec.min_players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": spec.default_players, "seeds": DEFAULT_SEEDS},
+    )
+
+
+def register_games() -> list[str]:
+    """Register every encoded game with OpenSpiel (once); returns their short names."""
+    names = []
+    registered = set(pyspiel.registered_names())
+    for name in ENCODINGS:
+        gtype = game_type(name)
+        if gtype.short_name not in registered:
+            # OpenSpiel keeps the Python side of a game alive only for a registered class.
+            cls = type(f"SpielGame_{name.replace('-', '_')}", (KartentischSpielGame,),
+                       {"game_name": name, "spiel_type": gtype, "__module__": __name__})
+            pyspiel.register_game(gtype, cls)
+        names.append(gtype.short_name)
+    return names
+
+
+register_games()
+
+
+class OpenSpielISMCTSBot:
+    """OpenSpiel's Python IS-MCTS playing in our arena (see the module docstring).
+
+    ``iterations`` simulations per move, UCT constant ``uct_c``, random rollouts to the end
+    of the game (``rollouts`` per leaf), the final move by visit count.
+    """
+
+    name = "openspiel-ismcts"
+
+    def __init__(self, game: Any, seed: int = 0, *, iterations: int = 100, uct_c: float = 2.0,
+                 rollouts: int = 1) -> None:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        self.game = game
+        self.rng = random.Random(seed)
+        name = game.spec.name
+        self.spiel_game = pyspiel.load_game(short_name(name), {"players": game.players})
+        random_state = np.random.RandomState(seed % 2**32)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=random_state)
+        self.bot = ismcts.ISMCTSBot(
+            game=self.spiel_game, evaluator=evaluator, uct_c=uct_c,
+            max_simulations=int(iterations), random_state=random_state,
+            use_observation_string=True,
+            allow_inconsistent_action_sets=False)
+        self.bot.set_resampler(self._resample)
+
+    def _resample(self, state: KartentischSpielState, player: int) -> KartentischSpielState:
+        return state.world_for(player, self.rng)
+
+    def act(self, observation: Any, legal_actions: Any) -> Any:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        world = self.game.sample_world(observation, self.rng)
+        state = KartentischSpielState(self.spiel_game, world)
+        assert state.decision is not None
+        while True:
+            token = int(self.bot.step(state))
+            aid = state.decision.choose(token)
+            if aid is not None:
+                action = self.game.action_from_id(aid)
+                to_id = self.game.checked_action_id
+                for legal in legal_actions:
+                    if to_id(legal) == aid:
+                        return legal
+                return action
+
+
+def make_openspiel_ismcts(game: Any, seed: int = 0, **params: Any) -> OpenSpielISMCTSBot:
+    """Factory for the bot registry (``openspiel-ismcts:iterations=100``)."""
+    return OpenSpielISMCTSBot(game, seed, **params)
+
+
+def register_arena_bot() -> None:
+    """Make ``openspiel-ismcts`` a bot name of every encoded game in this process."""
+    from kartentisch.bots.registry import list_bots, register_bot
+
+    for name in ENCODINGS:
+        if "openspiel-ismcts" not in list_bots(name):
+            register_bot("openspiel-ismcts", f"{__name__}:make_openspiel_ismcts", game=name)
