@@ -98,8 +98,9 @@ def test_validation_names_the_first_problem() -> None:
     shape = "document.invalid"
     meaning = "position.invalid"
     cases: list[tuple[dict[str, Any], str, str]] = [
-        (edit(doc, "format", "x"), shape, r"\$\.format"),
-        (edit(doc, "game", "krass-kariert"), shape, r"\$\.game"),
+        (edit(doc, "format", "x"), "position.wrong_format", "unknown position format 'x'"),
+        (edit(doc, "game", "krass-kariert"), "position.wrong_game", "'krass-kariert', not"),
+        (edit(doc, "game", 7), "position.wrong_game", "position of 7"),
         (edit(doc, "players", 5), shape, r"\$\.players"),
         (edit(doc, "options", {"partnerships": True}), meaning, "options: .*partnerships"),
         (edit(doc, "phase", "draw"), shape, r"\$\.phase"),
@@ -243,3 +244,19 @@ def test_can_partition() -> None:
     assert not can_partition([c("6h"), c("6c"), c("4d")], 8)
     assert not can_partition([c("6h"), c("3c")], 8)
     assert not can_partition([c("Kh"), c("2c")], 2)
+
+
+def test_document_types_give_schemas_and_hold_real_documents() -> None:
+    from kartentisch.core.documents import json_schema, read_document
+
+    state = played(5, 70, 3, sweeps=True)
+    for kind, doc in ((Casino.position_document, state.to_json()),
+                      (Casino.observation_document, state.observation(1).to_json()),
+                      (Casino.observation_document, state.observation(None).to_json())):
+        schema = json_schema(kind, title="t", description="d")
+        json.dumps(schema)
+        read_document(json.loads(json.dumps(doc)), kind, what="document")
+        assert set(doc) == set(kind.__struct_fields__)  # every field written is described
+    from kartentisch.core.protocol import OBSERVATION_FORMAT
+
+    assert state.observation(0).to_json()["format"] == OBSERVATION_FORMAT

@@ -4,7 +4,9 @@ Writing is exact. Reading is two steps, as for every game: the document's *shape
 against :class:`CasinoPosition` (a strict ``msgspec`` type: no unknown fields, no ``true``
 for a number, no 2.9 for a whole number, no NaN, bounds on every number), then its
 *meaning*: cards conserved, builds well formed, scores that the recorded packs add up to, a
-player to move who can move. The first problem found is named in the error.
+player to move who can move. The first problem found is named in the error: code
+``document.invalid`` for the shape, ``position.invalid`` for the meaning,
+``position.wrong_format`` / ``position.wrong_game`` for a document of another kind.
 :class:`CasinoObservationDocument` describes what ``observation(seat).to_json()`` writes.
 """
 
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 import msgspec
 
 from kartentisch.core.documents import Document, impossible, read_document
-from kartentisch.core.errors import InvalidOptionsError
+from kartentisch.core.errors import InvalidOptionsError, InvalidPositionError, safe_repr
 from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.casino.cards import VALUES, card_name, card_names, is_face, parse_card
 from kartentisch.games.casino.combinatorics import can_partition
@@ -211,6 +213,19 @@ def _cards(names: list[str]) -> list[int]:
 
 def state_from_json(game: Casino, document: object) -> CasinoState:
     """Read a position document; raises ``InvalidPositionError`` naming the first problem."""
+    if isinstance(document, dict):  # a document of another kind is named as such
+        found = document.get("format", POSITION_FORMAT)
+        if found != POSITION_FORMAT:
+            raise InvalidPositionError(
+                f"unknown position format {safe_repr(found)}; expected {POSITION_FORMAT}",
+                code="position.wrong_format",
+                params={"found": safe_repr(found), "expected": POSITION_FORMAT})
+        found = document.get("game", "casino")
+        if found != "casino":
+            raise InvalidPositionError(
+                f"this is a position of {safe_repr(found)}, not of casino",
+                code="position.wrong_game", params={"found": safe_repr(found),
+                                                    "expected": "casino"})
     doc = read_document(document, CasinoPosition, what="Casino position")
     n = doc.players
     from kartentisch.games.casino.game import Casino
