@@ -13,6 +13,7 @@ Template fields name params; a field may not index or call anything (``{seat}``,
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Iterator, Mapping
 from typing import Final, TypeVar
@@ -133,8 +134,10 @@ CORE_REASONS: Final = Reasons(
 """Codes shared by every game."""
 
 
+@functools.cache
 def all_reasons() -> Reasons:
-    """Every reason code: the core's and every registered game's."""
+    """Every reason code: the core's and every registered game's (cached; registering a
+    game clears the cache)."""
     from kartentisch.core.registry import game_class, list_games
 
     table = CORE_REASONS

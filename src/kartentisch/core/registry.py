@@ -9,6 +9,7 @@ from typing import Any
 
 from kartentisch.core.errors import KartentischError, UnknownGameError, safe_repr
 from kartentisch.core.protocol import Game
+from kartentisch.core.reasons import all_reasons
 
 _GAMES: dict[str, str] = {
     "casino": "kartentisch.games.casino.game:Casino",
@@ -22,6 +23,7 @@ def register_game(name: str, target: str) -> None:
     if name in _GAMES:
         raise KartentischError(f"game {name!r} is already registered")
     _GAMES[name] = target
+    all_reasons.cache_clear()
 
 
 def list_games() -> list[str]:
