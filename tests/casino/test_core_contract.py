@@ -143,6 +143,9 @@ def test_deals_are_uniform() -> None:
 
 def test_errors_are_kartentisch_errors(setup: Setup) -> None:
     state = setup(hands=["7h 2h 8s", "Kc Kd Qc"], loose="3c 4d 6c")
-    for text in ("", "zz", "7h x q", "9c -", "7h x 5c", "7h + a = 11", "\x00", "7h" * 1000):
+    before = state.to_json()
+    for text in ("", "zz", "7h x q", "9c -", "7h x 5c", "7h + a = 11", "\x00", "7h" * 1000,
+                 None, 7, b"7h -", ["7h -"]):
         with pytest.raises(KartentischError):
-            state.game.parse_action(text, state)
+            state.game.parse_action(text, state)  # type: ignore[arg-type]
+    assert state.to_json() == before

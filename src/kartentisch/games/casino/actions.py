@@ -399,6 +399,10 @@ def parse_notation(text: str) -> ParsedMove:
     >>> parse_notation("trail Td").kind, parse_notation("2h+a=8").value
     ('trail', 8)
     """
+    if not isinstance(text, str):
+        raise InvalidActionError(
+            f"cannot read {safe_repr(text)}; moves look like: {NOTATION_HELP}",
+            code="casino.unreadable", params={"text": safe_repr(text), "examples": NOTATION_HELP})
     raw = text
     text = " ".join(text.strip().split())
     if not text:
