@@ -20,7 +20,9 @@ _GENERIC: dict[str, str] = {
 
 _PER_GAME: dict[str, dict[str, str]] = {
     "casino": {"heuristic": "kartentisch.games.casino.heuristic:HeuristicBot"},
-    "krass-kariert": {"heuristic": "kartentisch.games.krass_kariert.heuristic:HeuristicBot"},
+    "krass-kariert": {"heuristic": "kartentisch.games.krass_kariert.heuristic:HeuristicBot",
+                      # numpy only (kartentisch.rl is loaded when the bot is made)
+                      "learned": "kartentisch.rl.learned:make_learned"},
     "krumme20": {"heuristic": "kartentisch.games.krumme20.heuristic:HeuristicBot"},
 }
 

@@ -1,0 +1,160 @@
+"""The encodings read only what a seat knows, keep a fixed shape, and describe actions."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from kartentisch.core.errors import IllegalActionError, UnknownGameError
+from kartentisch.core.registry import load_game
+from kartentisch.games.krass_kariert.actions import ACTIONS, Play
+from kartentisch.rl.encodings import encoding_for
+from kartentisch.rl.encodings import krass_kariert as kk
+
+
+def _positions(players: int, games: int, seed: int = 0):
+    """(state, seat) pairs along random games, every seat to act in turn."""
+    game = load_game("krass-kariert", players)
+    rng = random.Random(seed)
+    for g in range(games):
+        state = game.new_initial_state(1000 + g)
+        while not state.is_terminal():
+            yield game, state
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_encoding_unchanged_when_hidden_cards_are_redealt(players: int) -> None:
+    """The worst bug is a leak: re-deal what the seat cannot see (game.sample_world) and
+    neither the observation vector, the mask nor any action's features may change; every
+    seat's view is checked, not only the seat to act."""
+    checked = 0
+    for n, (game, state) in enumerate(_positions(players, 2, seed=players)):
+        if n % 7:
+            continue
+        enc = encoding_for(game)
+        ids = state.legal_action_ids()
+        for seat in range(players):
+            obs = state.observation(seat)
+            vec = enc.encode(obs)
+            for k in range(2):
+                world = game.sample_world(obs, random.Random(k))
+                other = world.observation(seat)
+                assert np.array_equal(enc.encode(other), vec)
+                if seat == state.current_player:
+                    assert world.legal_action_ids() == ids
+                    assert np.array_equal(enc.features(other, ids), enc.features(obs, ids))
+                    assert np.array_equal(enc.decision(other, ids).mask(),
+                                          enc.decision(obs, ids).mask())
+            checked += 1
+    assert checked > 50
+
+
+def test_hidden_cards_really_differ_between_worlds() -> None:
+    """The re-deal test above has teeth: the sampled worlds do differ in hidden cards."""
+    game, state = next(iter(_positions(4, 1)))
+    obs = state.observation(0)
+    worlds = [game.sample_world(obs, random.Random(k)) for k in range(5)]
+    assert len({tuple(map(tuple, w.hands[1:])) for w in worlds}) > 1
+    assert all(w.hands[0] == state.hands[0] for w in worlds)
+
+
+def test_own_hand_is_encoded_in_order() -> None:
+    """The hand may never be sorted, so its order is part of the observation."""
+    game, state = next(iter(_positions(4, 1)))
+    seat = state.current_player
+    vec = encoding_for(game).encode(state.observation(seat))
+    own = vec[kk.OWN:kk.OTHERS].reshape(kk.MAX_HAND, kk.CARDS)
+    hand = state.hands[seat]
+    assert [int(np.argmax(row)) + 1 for row in own[: len(hand)]] == hand
+    assert not own[len(hand):].any()
+
+
+def test_known_cards_in_other_hands_and_discard_are_seen() -> None:
+    """A reserve card taken into a hand is public where it stands; played cards count."""
+    game = load_game("krass-kariert", 4)
+    enc = encoding_for(game)
+    for g, state in _positions(4, 3, seed=5):
+        obs = state.observation(0)
+        vec = enc.encode(obs)
+        for r in range(1, 4):
+            hand = obs.public_hands[r]
+            block = vec[kk.OTHERS + (r - 1) * kk.OTHER_STRIDE:][: kk.OTHER_STRIDE]
+            block = block.reshape(kk.MAX_HAND, kk.CARDS + 1)
+            for i, card in enumerate(hand):
+                assert block[i, kk.CARDS if card is None else card - 1] == 1.0
+        played = vec[kk.DISCARD:kk.DISCARD + kk.CARDS]
+        for card in set(obs.discard):
+            assert played[card - 1] == pytest.approx(
+                obs.discard.count(card) / kk._COPY_LIST[card])
+
+
+def test_shapes_and_bounds_for_every_player_count() -> None:
+    for players in (3, 4, 5):
+        for n, (game, state) in enumerate(_positions(players, 1, seed=players)):
+            if n % 11:
+                continue
+            enc = encoding_for(game)
+            vec = enc.encode(state.observation(state.current_player))
+            assert vec.shape == (kk.OBS_SIZE,) and vec.dtype == np.float32
+            assert vec.min() >= 0.0 and vec.max() <= 1.0
+            feats = enc.features(state.observation(state.current_player),
+                                 state.legal_action_ids())
+            assert feats.shape == (len(state.legal_action_ids()), kk.FEATURE_SIZE)
+            assert feats.min() >= 0.0 and feats.max() <= 1.0
+
+
+def test_encode_matches_entries_and_out_buffer() -> None:
+    game, state = next(iter(_positions(3, 1)))
+    enc = encoding_for(game)
+    obs = state.observation(1)
+    buf = np.full(enc.obs_size, 7.0, dtype=np.float32)
+    assert np.array_equal(enc.encode(obs, out=buf), enc.encode(obs))
+    ones, where, values = enc.entries(obs, offset=10)
+    rebuilt = np.zeros(enc.obs_size + 10, dtype=np.float32)
+    rebuilt[ones] = 1.0
+    rebuilt[where] = values
+    assert np.array_equal(rebuilt[10:], enc.encode(obs))
+
+
+def test_action_features_describe_the_play() -> None:
+    game = load_game("krass-kariert", 4)
+    enc = encoding_for(game)
+    state = game.new_initial_state(3)
+    obs = state.observation(state.current_player)
+    aid = next(i for i in state.legal_action_ids()
+               if isinstance(ACTIONS[i], Play) and ACTIONS[i].length == 1)
+    start = ACTIONS[aid].start
+    f = enc.action_features(obs, aid)
+    assert f[kk.F_KIND] == 1.0 and f[kk.F_START + start] == 1.0 and f[kk.F_LENGTH] == 1.0
+    assert f[kk.F_PLAYED + obs.hand[start] - 1] == 1.0
+    after = f[kk.F_AFTER:kk.F_SIZE].reshape(kk.MAX_HAND, kk.CARDS)
+    rest = list(obs.hand[:start] + obs.hand[start + 1:])
+    assert [int(np.argmax(r)) + 1 for r in after[: len(rest)]] == rest
+    assert not after[len(rest):].any()
+
+
+def test_decision_refuses_tokens_outside_the_mask() -> None:
+    game = load_game("krass-kariert", 4)
+    state = game.new_initial_state(3)
+    enc = encoding_for(game)
+    decision = enc.decision(state.observation(state.current_player), state.legal_action_ids())
+    mask = decision.mask()
+    assert sorted(np.flatnonzero(mask).tolist()) == sorted(state.legal_action_ids())
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError) as info:
+        decision.choose(bad)
+    assert info.value.code == "action.illegal"
+    assert decision.choose(state.legal_action_ids()[0]) == state.legal_action_ids()[0]
+
+
+def test_game_without_encoding_is_refused() -> None:
+    class Fake:
+        class spec:  # noqa: N801
+            name = "no-such-game"
+
+    with pytest.raises(UnknownGameError):
+        encoding_for(Fake())

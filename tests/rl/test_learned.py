@@ -1,0 +1,112 @@
+"""The learned bot: numpy weights that load without PyTorch, and legal, deterministic play."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from kartentisch.bots.registry import list_bots, make_bot
+from kartentisch.core.errors import KartentischError
+from kartentisch.core.registry import load_game
+from kartentisch.rl.dmc import QNetwork
+from kartentisch.rl.encodings import encoding_for
+from kartentisch.rl.learned import LearnedBot, weights_path
+
+
+def _network(seed: int = 0, h1: int = 8, h2: int = 4) -> QNetwork:
+    enc = encoding_for(load_game("krass-kariert", 4))
+    rng = np.random.default_rng(seed)
+
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape).astype(np.float32)
+
+    return QNetwork("krass-kariert", r(enc.obs_size, h1), r(enc.feature_size, h1), r(h1),
+                    r(h1, h2), r(h2), r(h2, 1), r(1), {"test": True})
+
+
+def test_weights_round_trip(tmp_path) -> None:
+    net = _network()
+    path = tmp_path / "w.npz"
+    net.save(path)
+    back = QNetwork.load(path)
+    assert back.info == {"test": True} and back.game == "krass-kariert"
+    obs = np.random.default_rng(1).random(net.obs_size, dtype=np.float32)
+    feats = np.random.default_rng(2).random((5, net.feature_size), dtype=np.float32)
+    # float16 storage: close, not equal
+    assert np.allclose(back.q_values(obs, feats), net.q_values(obs, feats), rtol=0.05, atol=0.5)
+
+
+def test_bad_weights_files_are_refused(tmp_path) -> None:
+    path = tmp_path / "bad.npz"
+    path.write_bytes(b"not a zip")
+    with pytest.raises(KartentischError):
+        QNetwork.load(path)
+    net = _network()
+    np.savez(tmp_path / "shapes.npz", format=np.array("kartentisch-dmc/1"),
+             game=np.array("krass-kariert"), info=np.array("{}"),
+             **{k: getattr(net, k) for k in ("w_obs", "w_act", "b1", "w2", "b2", "b3")},
+             w3=np.zeros((3, 1), dtype=np.float32))
+    with pytest.raises(KartentischError):
+        QNetwork.load(tmp_path / "shapes.npz")
+
+
+def _learned_moves(moves: int) -> list[object]:
+    game = load_game("krass-kariert", 4)
+    bots = [make_bot("learned", game, 0), make_bot("random", game, 1),
+            make_bot("random", game, 2), make_bot("learned", game, 3)]
+    state = game.new_initial_state(21)
+    played = []
+    for _ in range(moves):
+        seat = state.current_player
+        legal = state.legal_actions()
+        action = bots[seat].act(state.observation(seat), legal)
+        assert action in legal
+        if seat in (0, 3):
+            played.append(action)
+        state.apply(action)
+    return played
+
+
+def test_shipped_bot_is_registered_and_plays_legal_moves() -> None:
+    assert weights_path("krass-kariert").is_file()
+    assert "learned" in list_bots("krass-kariert")
+    first = _learned_moves(80)
+    assert len(first) > 20
+    assert _learned_moves(80) == first  # deterministic on the same deal
+
+
+def test_bot_with_other_weights_and_mismatches(tmp_path) -> None:
+    path = tmp_path / "w.npz"
+    _network().save(path)
+    game = load_game("krass-kariert", 3)
+    bot = make_bot("learned", game, 0, weights=str(path))
+    state = game.new_initial_state(1)
+    ids = state.legal_action_ids()
+    values = bot.values(state.observation(state.current_player), ids)
+    assert values.shape == (len(ids),)
+    chosen = bot.act(state.observation(state.current_player), state.legal_actions())
+    assert game.action_to_id(chosen) == ids[int(np.argmax(values))]
+    small = QNetwork("krass-kariert", np.zeros((5, 2), np.float32),
+                     np.zeros((3, 2), np.float32), np.zeros(2, np.float32),
+                     np.zeros((2, 1), np.float32), np.zeros(1, np.float32),
+                     np.zeros((1, 1), np.float32), np.zeros(1, np.float32), {})
+    small.save(tmp_path / "small.npz")
+    with pytest.raises(KartentischError):
+        LearnedBot(game, weights=tmp_path / "small.npz")
+
+
+def test_playing_needs_neither_pytorch_nor_the_environment_libraries() -> None:
+    code = (
+        "import sys\n"
+        "from kartentisch.core.registry import load_game\n"
+        "from kartentisch.bots.registry import make_bot\n"
+        "g = load_game('krass-kariert', 4); s = g.new_initial_state(0)\n"
+        "b = make_bot('learned', g)\n"
+        "b.act(s.observation(s.current_player), s.legal_actions())\n"
+        "bad = [m for m in ('torch', 'pettingzoo', 'gymnasium', 'pyspiel') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
