@@ -77,7 +77,7 @@ def test_known_cards_in_other_hands_and_discard_are_seen() -> None:
     """A reserve card taken into a hand is public where it stands; played cards count."""
     game = load_game("krass-kariert", 4)
     enc = encoding_for(game)
-    for g, state in _positions(4, 3, seed=5):
+    for _g, state in _positions(4, 3, seed=5):
         obs = state.observation(0)
         vec = enc.encode(obs)
         for r in range(1, 4):
@@ -153,7 +153,7 @@ def test_decision_refuses_tokens_outside_the_mask() -> None:
 
 def test_game_without_encoding_is_refused() -> None:
     class Fake:
-        class spec:  # noqa: N801
+        class spec:
             name = "no-such-game"
 
     with pytest.raises(UnknownGameError):

@@ -68,7 +68,7 @@ def test_pettingzoo_max_cycles_truncates() -> None:
     env = pettingzoo_env.raw_env("krass-kariert", players=3, max_cycles=2)
     env.reset(seed=0)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
         steps += 1
@@ -126,13 +126,13 @@ def test_gymnasium_illegal_action_policies() -> None:
 
 def test_batch_stepper_stacks_rows_and_resets_finished_games() -> None:
     stepper = BatchStepper("krass-kariert", 6, seed=3, players=4)
-    obs, masks, current = stepper.reset(seed=3)
+    obs, masks, _current = stepper.reset(seed=3)
     assert obs.shape == (6, stepper.encoding.obs_size) and masks.shape == (6, 4972)
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(800):
         actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
-        obs, masks, rewards, dones, current = stepper.step(actions)
+        obs, masks, rewards, dones, _current = stepper.step(actions)
         assert masks.sum(axis=1).min() >= 1
         for row in np.flatnonzero(dones):
             assert rewards[row].sum() == pytest.approx(0.0, abs=1e-5)
