@@ -113,6 +113,18 @@ def _best_kinds(x_with_x: bool) -> dict[tuple[int, ...], int]:
 _BEST_KIND: Final = {flag: _best_kinds(flag) for flag in (False, True)}
 
 
+_OTHER_CACHE: dict[tuple[int, tuple[int | None, ...]], tuple[list[int], list[int]]] = {}
+"""(relative seat, public hand) to (its cells in the vector, its known cards). Public hands
+are mostly all hidden and repeat all the time, so this saves most of the encoding's work."""
+
+
+def _other_hand(r: int, hand: tuple[int | None, ...]) -> tuple[list[int], list[int]]:
+    base = OTHERS + (r - 1) * OTHER_STRIDE
+    cells = [base + i * (CARDS + 1) + (CARDS if c is None else c - 1)
+             for i, c in enumerate(hand)]
+    return cells, [c for c in hand if c is not None]
+
+
 class KrassKariertEncoding(Encoding):
     """The Krass Kariert encoding described in the module docstring."""
 
@@ -159,16 +171,19 @@ class KrassKariertEncoding(Encoding):
         for c in obs.hand:
             counts[c] += 1
         public = obs.public_hands
+        cache = _OTHER_CACHE
         for r in range(1, n):
-            base = o + OTHERS + (r - 1) * OTHER_STRIDE - 1
-            i = 0
-            for card in public[(me + r) % n]:
-                if card is None:
-                    append(base + i + CARDS + 1)
-                else:
-                    append(base + i + card)
-                    counts[card] += 1
-                i += CARDS + 1
+            hand = public[(me + r) % n]
+            key = (r, hand)
+            hit = cache.get(key)
+            if hit is None:
+                hit = _other_hand(r, hand)
+                if len(cache) < 50_000:
+                    cache[key] = hit
+            cells, known = hit
+            ones += [o + c for c in cells] if o else cells
+            for card in known:
+                counts[card] += 1
         for r in range(n):
             for slot, c in enumerate(obs.reserves[(me + r) % n]):
                 append(o + RESERVES + (r * 2 + slot) * CARDS + c - 1)

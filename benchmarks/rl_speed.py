@@ -1,0 +1,178 @@
+"""Steps per second: our PettingZoo AEC environments and batch stepper beside PettingZoo's
+classic environments (Leduc hold'em, gin rummy), in one run on this machine.
+
+Every measurement plays random legal actions (chosen from the action mask) and counts
+*steps* (one agent action, with its observation and mask built). Each runs in its own
+subprocess, one after another, and reports CPU seconds of that process (``time.process_time``)
+so that other load on a shared machine disturbs the comparison less; best of ``--repeats``.
+
+* ``ours-aec``: ``kartentisch.rl.pettingzoo_env.env(game)`` (PettingZoo's order-enforcing
+  wrapper, as PettingZoo's classic ``env()`` returns), the loop ``env.last()``, choose from
+  the mask, ``env.step``;
+* ``ours-batch``: :class:`~kartentisch.rl.batch.BatchStepper` with ``--num-envs`` games,
+  ``step`` with one random legal token per row (stacked observations, masks, rewards);
+* ``pz-<name>``: PettingZoo's classic ``leduc_holdem_v4`` and ``texas_holdem_v4`` (the
+  rlcard card games PettingZoo 1.27 still ships; ``gin_rummy_v4`` was removed in 1.25), the
+  same loop as ``ours-aec``. They need ``rlcard``, installed into ``benchmarks/.venv-pettingzoo`` on
+  first use (``pip install pettingzoo rlcard pygame-ce``; ``--no-install`` to use it as it is).
+
+``python benchmarks/rl_speed.py --seconds 3`` prints a table and ``--json`` writes the
+numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PZ_VENV = HERE / ".venv-pettingzoo"
+
+
+def _aec_loop(env: Any, seconds: float, seed: int) -> tuple[int, float]:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    start = time.process_time()
+    while True:
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(action)
+            steps += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps, elapsed
+        env.reset()
+
+
+def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: int,
+           seed: int) -> dict[str, Any]:
+    """One measurement in this process."""
+    if kind == "ours-aec":
+        from kartentisch.rl.pettingzoo_env import env as make_env
+
+        env = make_env(game, players=players)
+        _aec_loop(env, min(1.0, seconds / 3), seed)  # warm the move tables
+        steps, elapsed = _aec_loop(env, seconds, seed)
+    elif kind == "ours-batch":
+        import numpy as np
+
+        from kartentisch.rl.batch import BatchStepper
+
+        stepper = BatchStepper(game, num_envs, seed=seed, players=players, copy=False)
+        _, masks, _ = stepper.reset()
+        rng = np.random.default_rng(seed)
+
+        def run(limit: float) -> tuple[int, float]:
+            nonlocal masks
+            steps = 0
+            start = time.process_time()
+            while time.process_time() - start < limit:
+                # a random legal token per row: the largest random score among the legal
+                scores = rng.random(masks.shape, dtype=np.float32)
+                scores[masks == 0] = -1.0
+                _, masks, _, _, _ = stepper.step(scores.argmax(axis=1))
+                steps += num_envs
+            return steps, time.process_time() - start
+
+        run(min(1.0, seconds / 3))
+        steps, elapsed = run(seconds)
+    elif kind.startswith("pz-"):
+        import importlib
+
+        name = {"pz-leduc_holdem": "leduc_holdem_v4", "pz-texas_holdem": "texas_holdem_v4",
+                "pz-gin_rummy": "gin_rummy_v4"}[kind]
+        env = importlib.import_module(f"pettingzoo.classic.{name}").env()
+        _aec_loop(env, min(1.0, seconds / 3), seed)
+        steps, elapsed = _aec_loop(env, seconds, seed)
+    else:
+        raise SystemExit(f"unknown kind {kind}")
+    return {"kind": kind, "game": game if kind.startswith("ours") else kind[3:],
+            "steps": steps, "cpu_seconds": elapsed, "steps_per_second": steps / elapsed}
+
+
+def _ensure_pettingzoo_venv(install: bool) -> Path | None:
+    python = PZ_VENV / "bin" / "python"
+    if not python.exists():
+        if not install:
+            return None
+        subprocess.run([sys.executable, "-m", "venv", str(PZ_VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "pettingzoo", "rlcard",
+                        "numpy", "pygame-ce"], check=True)
+    return python
+
+
+def _measure(python: str, args: list[str]) -> dict[str, Any]:
+    out = subprocess.run([python, str(Path(__file__)), "--worker", *args], check=True,
+                         capture_output=True, text=True)
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default="krass-kariert",
+                        help="our games, comma-separated")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--num-envs", type=int, default=64)
+    parser.add_argument("--no-install", action="store_true")
+    parser.add_argument("--pettingzoo", default="leduc_holdem,texas_holdem",
+                        help="PettingZoo classic environments to compare with (gin_rummy left"
+                             " PettingZoo in 1.25; it runs where an older PettingZoo is"
+                             " installed)")
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--worker", nargs=6, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        kind, game, players, seconds, num_envs, seed = args.worker
+        print(json.dumps(worker(kind, game, None if players == "-" else int(players),
+                                float(seconds), int(num_envs), int(seed))))
+        return 0
+    pz_python = _ensure_pettingzoo_venv(not args.no_install)
+    jobs: list[tuple[str, str, str]] = []
+    for game in args.games.split(","):
+        jobs += [(sys.executable, "ours-aec", game), (sys.executable, "ours-batch", game)]
+    if pz_python is not None:
+        jobs += [(str(pz_python), f"pz-{name}", "-") for name in args.pettingzoo.split(",")]
+    else:
+        print("PettingZoo's classic environments skipped: no benchmarks/.venv-pettingzoo",
+              file=sys.stderr)
+    results = []
+    for python, kind, game in jobs:
+        best: dict[str, Any] | None = None
+        for r in range(args.repeats):
+            players = "-" if args.players is None else str(args.players)
+            res = _measure(python, [kind, game, players, str(args.seconds),
+                                    str(args.num_envs), str(r)])
+            if best is None or res["steps_per_second"] > best["steps_per_second"]:
+                best = res
+        assert best is not None
+        results.append(best)
+        print(f"{best['kind']:>18} {best['game']:>14}: {best['steps_per_second']:>10.0f} "
+              f"steps per CPU second", flush=True)
+    pz = [r for r in results if r["kind"].startswith("pz-")]
+    for r in results:
+        if r["kind"].startswith("ours") and pz:
+            ratios = ", ".join(f"{r['steps_per_second'] / p['steps_per_second']:.1f}x "
+                               f"{p['game']}" for p in pz)
+            print(f"{r['kind']} {r['game']}: {ratios}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
