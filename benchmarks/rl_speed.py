@@ -42,13 +42,10 @@ def _aec_loop(env: Any, seconds: float, seed: int) -> tuple[int, float]:
     steps = 0
     start = time.process_time()
     while True:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                action = None
-            else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            env.step(action)
+            done = term or trunc
+            env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
