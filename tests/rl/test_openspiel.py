@@ -65,11 +65,16 @@ def test_clone_and_resample_keep_what_the_player_knows() -> None:
     assert world.legal_actions() == state.legal_actions()
 
 
-def test_openspiel_ismcts_plays_legal_moves_through_the_adapter() -> None:
+def test_openspiel_ismcts_plays_legal_moves_through_the_adapter(monkeypatch) -> None:
     """The adapter gets only an observation and the legal actions, as every bot does; the
     arena finds it by name once registered."""
-    kos.register_arena_bot()
+    from kartentisch.bots import registry
     from kartentisch.bots.registry import list_bots, make_bot
+
+    # registered for this test only: other tests see the registry as shipped
+    monkeypatch.setitem(registry._PER_GAME, "krass-kariert",
+                        dict(registry._PER_GAME["krass-kariert"]))
+    kos.register_arena_bot()
 
     assert "openspiel-ismcts" in list_bots("krass-kariert")
     game = load_game("krass-kariert", 3)
