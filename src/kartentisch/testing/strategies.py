@@ -98,42 +98,61 @@ def seats(players: int) -> st.SearchStrategy[Any]:
     )
 
 
-def _paths(value: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    """Every path into a JSON value (keys and list indices), the root included."""
+def _paths(value: object, prefix: tuple[object, ...] = (),
+           limit: int = 8) -> list[tuple[object, ...]]:
+    """Every path into a JSON value (keys and list indices), the root included, down to
+    ``limit`` levels."""
     out: list[tuple[object, ...]] = [prefix]
+    if len(prefix) >= limit:
+        return out
     if isinstance(value, Mapping):
         for key, item in value.items():
-            out.extend(_paths(item, (*prefix, key)))
+            out.extend(_paths(item, (*prefix, key), limit))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            out.extend(_paths(item, (*prefix, index)))
+            out.extend(_paths(item, (*prefix, index), limit))
     return out
 
 
+def _holds(node: object, key: object) -> bool:
+    """Whether ``node[key]`` exists (a dict's key or a list's index)."""
+    if isinstance(node, dict):
+        return key in node
+    return isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node)
+
+
 def _parent(document: Any, path: tuple[object, ...]) -> Any:
+    """The container holding ``path``'s last step, or ``None`` when the path is gone."""
     node = document
     for key in path[:-1]:
+        if not _holds(node, key):
+            return None
         node = node[key]
-    return node
+    return node if _holds(node, path[-1]) else None
 
 
 @st.composite
 def mutated(draw: st.DrawFn, document: Mapping[str, Any]) -> Any:
     """``document`` with one to three random changes: a value replaced by an odd one, a key
-    deleted or added, a list entry dropped or doubled."""
+    deleted or added, a list entry dropped or doubled.
+
+    The places are paths of the original document (so what is drawn does not depend on
+    earlier changes); a place an earlier change removed is left alone.
+    """
     result: Any = copy.deepcopy(dict(document))
+    paths = _paths(result)
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
-        paths = _paths(result)
         path = draw(st.sampled_from(paths))
         replacement = draw(st.one_of(odd_values(), json_values(6)))
+        how = draw(st.sampled_from(["replace", "delete", "duplicate", "add"]))
+        name = draw(st.text(max_size=6))
         if not path:
-            if not isinstance(result, dict):
-                break
-            result[draw(st.text(max_size=6))] = replacement
+            result[name] = replacement
             continue
         parent = _parent(result, path)
+        if parent is None:
+            continue
         key = path[-1]
-        how = draw(st.sampled_from(["replace", "delete", "duplicate", "add"]))
         if how == "replace":
             parent[key] = replacement
         elif how == "delete":
@@ -141,7 +160,7 @@ def mutated(draw: st.DrawFn, document: Mapping[str, Any]) -> Any:
         elif how == "duplicate" and isinstance(parent, list) and isinstance(key, int):
             parent.insert(key, copy.deepcopy(parent[key]))
         elif how == "add" and isinstance(parent, dict):
-            parent[draw(st.text(max_size=6))] = replacement
+            parent[name] = replacement
         else:
             parent[key] = replacement
     return result
