@@ -158,3 +158,50 @@ def test_game_without_encoding_is_refused() -> None:
 
     with pytest.raises(UnknownGameError):
         encoding_for(Fake())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_casino_encoding_unchanged_when_hidden_cards_are_redealt(players: int) -> None:
+    """Casino's sample_world keeps what plays reveal (a builder holds the build's value);
+    re-dealing may change nothing in any seat's vector, nor the mover's token sequences."""
+    game = load_game("casino", players)
+    enc = encoding_for(game)
+    rng = random.Random(players)
+    state = game.new_initial_state(77)
+    checked = 0
+    step = 0
+    while not state.is_terminal() and step < 120:
+        ids = state.legal_action_ids()
+        if step % 6 == 0:
+            for seat in range(players):
+                obs = state.observation(seat)
+                world = game.sample_world(obs, random.Random(step))
+                other = world.observation(seat)
+                assert np.array_equal(enc.encode(other), enc.encode(obs))
+                if seat == state.current_player:
+                    assert world.legal_action_ids() == ids
+                    assert [enc.tokens(other, a) for a in ids] == [enc.tokens(obs, a)
+                                                                  for a in ids]
+                checked += 1
+        state.apply_id(ids[rng.randrange(len(ids))])
+        step += 1
+    assert checked >= 20
+
+
+def test_casino_tokens_end_with_confirm_and_decode_to_the_action() -> None:
+    from kartentisch.rl.encodings import casino as ce
+
+    game = load_game("casino", 2)
+    enc = encoding_for(game)
+    state = game.new_initial_state(3)
+    obs = state.observation(state.current_player)
+    ids = state.legal_action_ids()
+    sequences = {enc.tokens(obs, a): a for a in ids}
+    assert len(sequences) == len(ids)  # one sequence per action
+    for seq, aid in sequences.items():
+        assert seq[-1] == ce.CONFIRM and seq[0] < ce.CODE_BASE
+        decision = enc.decision(obs, ids)
+        for token in seq[:-1]:
+            assert decision.mask()[token] == 1
+            assert decision.choose(token) is None
+        assert decision.choose(seq[-1]) == aid

@@ -15,18 +15,19 @@ from kartentisch.rl import pettingzoo_env
 from kartentisch.rl.batch import BatchStepper
 from kartentisch.rl.gymnasium_env import KartentischEnv, env_id
 
-GAMES = ["krass-kariert"]
+GAMES = ["krass-kariert", "casino"]
 
 
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize(("game", "players"),
+                         [("krass-kariert", 3), ("krass-kariert", 5), ("casino", 2),
+                          ("casino", 4)])
 def test_pettingzoo_api_test(game: str, players: int) -> None:
     api_test(pettingzoo_env.env(game, players=players), num_cycles=60)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_seed_test(game: str) -> None:
-    seed_test(lambda: pettingzoo_env.env(game, players=4), num_cycles=60)
+    seed_test(lambda: pettingzoo_env.env(game, players=3), num_cycles=60)
 
 
 def _play_aec(env, seed: int) -> dict[str, float]:
@@ -90,7 +91,7 @@ def test_pettingzoo_render_is_text_without_hidden_cards() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_env_checker(game: str) -> None:
-    env = gymnasium.make(env_id(game), players=4, opponents="heuristic")
+    env = gymnasium.make(env_id(game), players=3, opponents="heuristic")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env.unwrapped)
@@ -169,3 +170,24 @@ def test_batch_stepper_is_deterministic_and_refuses_bad_rows() -> None:
         stepper.step([0])
     with pytest.raises(IllegalActionError):
         stepper.step_actions([int(np.flatnonzero(masks[0] == 0)[0]), 0])
+
+
+def test_casino_actions_are_chosen_token_by_token() -> None:
+    """A Casino action takes several tokens (card, code, loose cards, confirm); the same
+    agent stays selected, the observation shows the tokens chosen so far, and the game's
+    action is applied only on confirm."""
+    env = pettingzoo_env.raw_env("casino", players=2)
+    env.reset(seed=5)
+    agent = env.agent_selection
+    history = len(env.table.state.history)
+    first = env.observe(agent)
+    tokens = 0
+    while len(env.table.state.history) == history:
+        obs = env.observe(agent)
+        if tokens:
+            assert not np.array_equal(obs["observation"], first["observation"])
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        tokens += 1
+        if len(env.table.state.history) == history:
+            assert env.agent_selection == agent
+    assert tokens >= 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -18,6 +19,7 @@ NAMES = kos.register_games()
 
 def test_every_encoded_game_is_registered() -> None:
     assert "python_kartentisch_krass_kariert" in pyspiel.registered_names()
+    assert "python_kartentisch_casino" in pyspiel.registered_names()
     assert set(NAMES) <= set(pyspiel.registered_names())
 
 
@@ -26,6 +28,13 @@ def test_random_simulation_checks(players: int) -> None:
     game = pyspiel.load_game("python_kartentisch_krass_kariert", {"players": players})
     assert game.num_players() == players and game.num_distinct_actions() == 4972
     pyspiel.random_sim_test(game, num_sims=1, serialize=players == 3, verbose=False)
+
+
+@pytest.mark.parametrize("players", [2, 4] if os.environ.get("KARTENTISCH_SOAK") else [2])
+def test_random_simulation_checks_casino(players: int) -> None:
+    game = pyspiel.load_game("python_kartentisch_casino", {"players": players})
+    assert game.num_distinct_actions() == 148  # tokens: card, code, loose cards, confirm
+    pyspiel.random_sim_test(game, num_sims=1, serialize=players == 2, verbose=False)
 
 
 def test_observer_tensor_is_our_encoding_and_hides_other_hands() -> None:

@@ -14,6 +14,7 @@ from kartentisch.rl.encodings.base import Decision, Encoding
 
 ENCODINGS: Final[dict[str, str]] = {
     "krass-kariert": "kartentisch.rl.encodings.krass_kariert:KrassKariertEncoding",
+    "casino": "kartentisch.rl.encodings.casino:CasinoEncoding",
 }
 """Game name to ``"module:Class"`` of its encoding."""
 

@@ -1,0 +1,188 @@
+"""Casino as numbers: one seat's observation, captures and builds as token sequences.
+
+Everything is read from :class:`~kartentisch.games.casino.observation.CasinoObservation`
+alone. Seats are relative (block ``r`` is the seat ``r`` places after the viewer) and padded
+to four, so every player count (2-4) has the same shape. Cards are 0-51 as in
+:mod:`kartentisch.games.casino.cards`.
+
+**Actions as tokens.** A capture may take any subset of the loose cards, so Casino's ids are
+far too many for a mask. An action is chosen in steps instead, from the factors of
+:func:`~kartentisch.games.casino.actions.action_factors` (card, code, loose cards):
+
+1. the hand card (tokens 0-51);
+2. what it does (tokens 52-94: ``52 + code``: trail, capture with or without the build of
+   its value, build or call to a value with or without joining a standing build, raise);
+3. the loose table cards it uses, one at a time in ascending order (tokens 95-146:
+   ``95 + card``);
+4. confirm (token 147), which ends every action.
+
+The mask at each step allows exactly the tokens that continue some legal action; the
+environment applies the game's own action once it is confirmed. Most actions take 3-5
+tokens.
+
+Observation vector (``float32``, :data:`OBS_SIZE` = 882):
+
+=========  =====  ==================================================================
+offset     size   content
+=========  =====  ==================================================================
+0          52     own hand
+52         52     loose cards on the table
+104        52     cards standing in builds
+156        98     builds by value 1-14: present, multiple (a call), owner (4 seats)
+                  as 7 values each
+254        208    cards each seat captured this pack (4 seats x 52)
+462        52     cards the viewer cannot locate (other hands and the pack)
+514        20     per seat: present, hand size / 4, sweeps / 10, score / 21,
+                  took the last capture
+534        12     deck size / 52, pack / 10 (capped), dealer (4), players 2/3/4 (3),
+                  to move is the viewer, the game is over, 1 spare
+546        336    the tokens chosen so far in this decision: card (52), code (43),
+                  loose cards (52), then 189 zero (room kept for later fields)
+=========  =====  ==================================================================
+
+Action features (:data:`FEATURE_SIZE` = 147): the card, the code and the loose cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from kartentisch.games.casino import actions as acts
+from kartentisch.games.casino.cards import card_name
+from kartentisch.rl.encodings.base import Encoding, Vector
+
+SEATS: Final = 4
+CODE_BASE: Final = 52
+LOOSE_BASE: Final = CODE_BASE + acts.NUM_CODES
+CONFIRM: Final = LOOSE_BASE + 52
+NUM_TOKENS: Final = CONFIRM + 1
+
+HAND: Final = 0
+LOOSE: Final = 52
+IN_BUILDS: Final = 104
+BUILDS: Final = 156
+BUILD_STRIDE: Final = 7
+CAPTURED: Final = BUILDS + 14 * BUILD_STRIDE
+UNSEEN: Final = CAPTURED + SEATS * 52
+SEAT_INFO: Final = UNSEEN + 52
+SEAT_STRIDE: Final = 5
+GLOBAL: Final = SEAT_INFO + SEATS * SEAT_STRIDE
+PREFIX: Final = GLOBAL + 12
+OBS_SIZE: Final = PREFIX + 336
+
+FEATURE_SIZE: Final = NUM_TOKENS - 1
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class CasinoEncoding(Encoding):
+    """The Casino encoding described in the module docstring."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.obs_size = OBS_SIZE
+        self.num_tokens = NUM_TOKENS
+        self.feature_size = FEATURE_SIZE
+
+    def token_name(self, token: int) -> str:
+        if token < CODE_BASE:
+            return card_name(token)
+        if token < LOOSE_BASE:
+            return f"code{token - CODE_BASE}"
+        if token < CONFIRM:
+            return "+" + card_name(token - LOOSE_BASE)
+        return "confirm"
+
+    def tokens(self, observation: Any, action_id: int) -> tuple[int, ...]:
+        card, code, mask = acts.action_factors(self.game.action_from_id(action_id))
+        return (card, CODE_BASE + code, *(LOOSE_BASE + c for c in _bits(mask)), CONFIRM)
+
+    def encode(self, observation: Any, prefix: Sequence[int] = (), out: Vector | None = None
+               ) -> Vector:
+        if out is None:
+            out = np.zeros(OBS_SIZE, dtype=np.float32)
+        else:
+            out[:] = 0.0
+        ones, where, values = self.entries(observation, prefix)
+        out.put(ones, 1.0)
+        out.put(where, values)
+        return out
+
+    def entries(self, observation: Any, prefix: Sequence[int] = (), offset: int = 0
+                ) -> tuple[list[int], list[int], list[float]]:
+        obs = observation
+        n = obs.players
+        me = 0 if obs.seat is None else obs.seat
+        o = offset
+        located = [False] * 52
+        ones: list[int] = []
+        for c in obs.hand:
+            ones.append(o + HAND + c)
+            located[c] = True
+        for c in obs.loose:
+            ones.append(o + LOOSE + c)
+            located[c] = True
+        for b in obs.builds:
+            for c in b.cards:
+                ones.append(o + IN_BUILDS + c)
+                located[c] = True
+            base = o + BUILDS + (min(b.value, 14) - 1) * BUILD_STRIDE
+            ones.append(base)
+            if b.multiple:
+                ones.append(base + 1)
+            ones.append(base + 2 + (b.owner - me) % n)
+        for s in range(n):
+            base = o + CAPTURED + ((s - me) % n) * 52
+            for c in obs.captured[s]:
+                ones.append(base + c)
+                located[c] = True
+        ones += [o + UNSEEN + c for c in range(52) if not located[c]]
+        where: list[int] = []
+        values: list[float] = []
+        for r in range(n):
+            s = (me + r) % n
+            base = o + SEAT_INFO + r * SEAT_STRIDE
+            ones.append(base)
+            where += [base + 1, base + 2, base + 3]
+            # sweeps and scores may be kept per side (partnerships): seats past them read 0
+            sweeps = obs.sweeps[s] if s < len(obs.sweeps) else 0
+            score = obs.scores[s] if s < len(obs.scores) else 0
+            values += [min(obs.hand_sizes[s] / 4.0, 1.0), min(sweeps / 10.0, 1.0),
+                       min(max(score, 0) / 21.0, 1.0)]
+            if obs.last_capturer == s:
+                ones.append(base + 4)
+        g = o + GLOBAL
+        where += [g, g + 1]
+        values += [obs.deck_size / 52.0, min(obs.pack / 10.0, 1.0)]
+        if 0 <= obs.dealer < n:
+            ones.append(g + 2 + (obs.dealer - me) % n)
+        ones.append(g + 6 + n - 2)
+        if obs.current_player == me and obs.seat is not None:
+            ones.append(g + 9)
+        if obs.phase == "over":
+            ones.append(g + 10)
+        for t in prefix:
+            ones.append(o + PREFIX + t)  # card, code and loose tokens share one layout
+        return ones, where, values
+
+    def action_features(self, observation: Any, action_id: int) -> Vector:
+        out = np.zeros(FEATURE_SIZE, dtype=np.float32)
+        out[list(self.tokens(observation, action_id)[:-1])] = 1.0
+        return out
+
+    def features(self, observation: Any, action_ids: Sequence[int]) -> npt.NDArray[np.float32]:
+        out = np.zeros((len(action_ids), FEATURE_SIZE), dtype=np.float32)
+        for row, aid in enumerate(action_ids):
+            out[row, list(self.tokens(observation, aid)[:-1])] = 1.0
+        return out
