@@ -28,7 +28,7 @@ system:
 test: $(STAMP) system
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2 src tests
+	$(BIN)/pytest -n 2 --dist loadfile src tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py

@@ -108,9 +108,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Headless Chromium from the system, driven by Playwright."""
+    """Headless Chromium from the system, driven by Playwright.
+
+    Module-scoped: Playwright's sync API keeps an asyncio loop running in this thread while
+    it is open, so it must be closed before tests of other modules that call asyncio.run in
+    the same worker (``make test`` distributes by file: ``--dist loadfile``)."""
     path = chromium_path()
     try:
         from playwright.sync_api import sync_playwright

@@ -87,7 +87,7 @@ def _convert(name: str, raw: Any, kind: Any, field: dataclasses.Field[Any]) -> A
                 f"option {name!r} takes true or false, not {safe_repr(raw)}",
                 code="options.bad_bool", params=params)
     elif kind is int:
-        if type(raw) is int:
+        if type(raw) is int and -(2**53) < raw < 2**53:  # JSON-safe, like every number of ours
             value = raw
         elif isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and len(raw) < 20:
             value = int(raw)
