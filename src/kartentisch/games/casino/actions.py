@@ -222,8 +222,10 @@ def action_id(action: Action) -> int:
     cards outside 0-51, loose cards not ascending, a raise with loose cards, a loose card
     whose value exceeds the move's value (no table can make such a move legal).
 
-    >>> action_id(Trail(0)), action_id(Capture(1, (0,)))
-    (0, 1)
+    >>> action_id(Trail(0))
+    0
+    >>> action_from_id(action_id(Capture(1, (0,)))) == Capture(1, (0,))
+    True
     """
     t = type(action)
     card = getattr(action, "card", None)
