@@ -205,3 +205,28 @@ def test_casino_tokens_end_with_confirm_and_decode_to_the_action() -> None:
             assert decision.mask()[token] == 1
             assert decision.choose(token) is None
         assert decision.choose(seq[-1]) == aid
+
+
+@pytest.mark.parametrize(("players", "peek_own"), [(2, False), (3, True), (6, False)])
+def test_krumme20_encoding_unchanged_when_unknown_sides_are_redealt(players: int,
+                                                                    peek_own: bool) -> None:
+    """A side nobody (or only its owner) has seen must not show in anybody else's vector."""
+    game = load_game("krumme20", players, {"peek_own": peek_own})
+    enc = encoding_for(game)
+    rng = random.Random(players)
+    state = game.new_initial_state(5)
+    checked = 0
+    step = 0
+    while not state.is_terminal() and step < 150:
+        ids = state.legal_action_ids()
+        if step % 5 == 0:
+            for seat in range(players):
+                obs = state.observation(seat)
+                world = game.sample_world(obs, random.Random(step))
+                assert np.array_equal(enc.encode(world.observation(seat)), enc.encode(obs))
+                if seat == state.current_player:
+                    assert world.legal_action_ids() == ids
+                checked += 1
+        state.apply_id(ids[rng.randrange(len(ids))])
+        step += 1
+    assert checked >= 20

@@ -15,12 +15,12 @@ from kartentisch.rl import pettingzoo_env
 from kartentisch.rl.batch import BatchStepper
 from kartentisch.rl.gymnasium_env import KartentischEnv, env_id
 
-GAMES = ["krass-kariert", "casino"]
+GAMES = ["krass-kariert", "casino", "krumme20"]
 
 
 @pytest.mark.parametrize(("game", "players"),
                          [("krass-kariert", 3), ("krass-kariert", 5), ("casino", 2),
-                          ("casino", 4)])
+                          ("casino", 4), ("krumme20", 2), ("krumme20", 6)])
 def test_pettingzoo_api_test(game: str, players: int) -> None:
     api_test(pettingzoo_env.env(game, players=players), num_cycles=60)
 

@@ -20,6 +20,7 @@ NAMES = kos.register_games()
 def test_every_encoded_game_is_registered() -> None:
     assert "python_kartentisch_krass_kariert" in pyspiel.registered_names()
     assert "python_kartentisch_casino" in pyspiel.registered_names()
+    assert "python_kartentisch_krumme20" in pyspiel.registered_names()
     assert set(NAMES) <= set(pyspiel.registered_names())
 
 
@@ -35,6 +36,13 @@ def test_random_simulation_checks_casino(players: int) -> None:
     game = pyspiel.load_game("python_kartentisch_casino", {"players": players})
     assert game.num_distinct_actions() == 148  # tokens: card, code, loose cards, confirm
     pyspiel.random_sim_test(game, num_sims=1, serialize=players == 2, verbose=False)
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_random_simulation_checks_krumme20(players: int) -> None:
+    game = pyspiel.load_game("python_kartentisch_krumme20", {"players": players})
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 def test_observer_tensor_is_our_encoding_and_hides_other_hands() -> None:

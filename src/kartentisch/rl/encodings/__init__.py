@@ -15,6 +15,7 @@ from kartentisch.rl.encodings.base import Decision, Encoding
 ENCODINGS: Final[dict[str, str]] = {
     "krass-kariert": "kartentisch.rl.encodings.krass_kariert:KrassKariertEncoding",
     "casino": "kartentisch.rl.encodings.casino:CasinoEncoding",
+    "krumme20": "kartentisch.rl.encodings.krumme20:Krumme20Encoding",
 }
 """Game name to ``"module:Class"`` of its encoding."""
 

@@ -1,0 +1,186 @@
+"""Krumme20 as numbers: one seat's observation of double-sided cards, and its actions.
+
+Everything is read from :class:`~kartentisch.games.krumme20.observation.K20Observation`
+alone, so a side the viewer does not know is encoded as *unknown*, never by its number.
+Seats are relative (block ``r`` is the seat ``r`` places after the viewer) and padded to six,
+so every player count (2-6) has the same shape.
+
+A card is 16 values: present, up side 0-5 (6) or unknown, down side 0-5 (6) or unknown,
+lying crosswise. Observation vector (``float32``, :data:`OBS_SIZE` = 753):
+
+=========  =====  ==================================================================
+offset     size   content
+=========  =====  ==================================================================
+0          480    personal cards: 6 seats x 5 positions x 16
+480        96     per seat (16 each): score pile size / 20, points / 40 (capped),
+                  crosswise cards / 10, fouls / 5, sits out, to move, whose turn,
+                  the known up sides on its score pile by number (6) / 10, present,
+                  2 spare
+576        48     the top cards of the Ablagestapel, the Abwurfstapel and the draw pile
+624        3      the sizes of those three piles / 54
+627        24     known sides by number: the Ablagestapel's up (6) and down (6) / 20,
+                  everything visible (piles, personal cards, score piles) up (6) and
+                  down (6) / 30
+651        34     target / 30, total / 30 (capped), total above 20, zeros / 5, this
+                  turn's number (-1..5, 7 one-hot), second card done, draws left / 5,
+                  phase (12 one-hot), queue length / 5, final turns left / 6, the end
+                  is near, turns / 200 (capped), players 2-6 (5 one-hot)
+685        68     spare (zero; room for later fields)
+=========  =====  ==================================================================
+
+Actions: one token per action, the game's own id (205). Action features: the id one-hot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+
+from kartentisch.games.krumme20.actions import ACTIONS, MAX_HAND, NUM_ACTIONS, format_action
+from kartentisch.games.krumme20.state import PHASES
+from kartentisch.rl.encodings.base import Encoding, Vector
+
+SEATS: Final = 6
+CARD: Final = 16
+HANDS: Final = 0
+SEAT_INFO: Final = HANDS + SEATS * MAX_HAND * CARD
+SEAT_STRIDE: Final = 16
+TOPS: Final = SEAT_INFO + SEATS * SEAT_STRIDE
+SIZES: Final = TOPS + 3 * CARD
+SIDES: Final = SIZES + 3
+SCALARS: Final = SIDES + 24
+OBS_SIZE: Final = SIDES + 126
+_PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+
+
+def _card(ones: list[int], base: int, view: Any) -> None:
+    ones.append(base)
+    ones.append(base + 1 + (6 if view.up is None else view.up))
+    ones.append(base + 8 + (6 if view.down is None else view.down))
+    if view.cross:
+        ones.append(base + 15)
+
+
+class Krumme20Encoding(Encoding):
+    """The Krumme20 encoding described in the module docstring."""
+
+    single_token = True
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.obs_size = OBS_SIZE
+        self.num_tokens = NUM_ACTIONS
+        self.feature_size = NUM_ACTIONS
+
+    def token_name(self, token: int) -> str:
+        return format_action(ACTIONS[token])
+
+    def tokens(self, observation: Any, action_id: int) -> tuple[int, ...]:
+        return (action_id,)
+
+    def encode(self, observation: Any, prefix: Sequence[int] = (), out: Vector | None = None
+               ) -> Vector:
+        if out is None:
+            out = np.zeros(OBS_SIZE, dtype=np.float32)
+        else:
+            out[:] = 0.0
+        ones, where, values = self.entries(observation, prefix)
+        out.put(ones, 1.0)
+        out.put(where, values)
+        return out
+
+    def entries(self, observation: Any, prefix: Sequence[int] = (), offset: int = 0
+                ) -> tuple[list[int], list[int], list[float]]:
+        obs = observation
+        n = obs.players
+        me = 0 if obs.seat is None else obs.seat
+        ones: list[int] = []
+        where: list[int] = []
+        values: list[float] = []
+        table_up = [0] * 6
+        table_down = [0] * 6
+
+        def count(view: Any) -> None:
+            if view.up is not None:
+                table_up[view.up] += 1
+            if view.down is not None:
+                table_down[view.down] += 1
+
+        for r in range(n):
+            s = (me + r) % n
+            for i, view in enumerate(obs.hands[s][:MAX_HAND]):
+                _card(ones, HANDS + (r * MAX_HAND + i) * CARD, view)
+                count(view)
+            base = SEAT_INFO + r * SEAT_STRIDE
+            pile = obs.scores[s]
+            sides = [0] * 6
+            for view in pile:
+                count(view)
+                if view.up is not None:
+                    sides[view.up] += 1
+            crosses = sum(1 for v in pile if v.cross)
+            where += [base, base + 1, base + 2, base + 3]
+            values += [min(len(pile) / 20.0, 1.0), min(max(obs.points[s], 0) / 40.0, 1.0),
+                       min(crosses / 10.0, 1.0), min(obs.fouls[s] / 5.0, 1.0)]
+            if obs.sitting_out[s]:
+                ones.append(base + 4)
+            if obs.current_player == s:
+                ones.append(base + 5)
+            if obs.turn_player == s:
+                ones.append(base + 6)
+            for k in range(6):
+                if sides[k]:
+                    where.append(base + 7 + k)
+                    values.append(min(sides[k] / 10.0, 1.0))
+            ones.append(base + 13)
+        abl_up = [0] * 6
+        abl_down = [0] * 6
+        for view in obs.ablage:
+            count(view)
+            if view.up is not None:
+                abl_up[view.up] += 1
+            if view.down is not None:
+                abl_down[view.down] += 1
+        for view in obs.abwurf:
+            count(view)
+        for k, pile in enumerate((obs.ablage, obs.abwurf, obs.draw_pile)):
+            if pile:
+                _card(ones, TOPS + k * CARD, pile[-1])
+            where.append(SIZES + k)
+            values.append(min(len(pile) / 54.0, 1.0))
+        if obs.draw_pile:
+            count(obs.draw_pile[-1])
+        for k in range(6):
+            for base, counts, scale in ((SIDES, abl_up, 20.0), (SIDES + 6, abl_down, 20.0),
+                                        (SIDES + 12, table_up, 30.0),
+                                        (SIDES + 18, table_down, 30.0)):
+                if counts[k]:
+                    where.append(base + k)
+                    values.append(min(counts[k] / scale, 1.0))
+        g = SCALARS
+        where += [g, g + 1, g + 3, g + 12, g + 25, g + 28]
+        values += [min(obs.target / 30.0, 1.0), min(max(obs.total, 0) / 30.0, 1.0),
+                   min(obs.zeros / 5.0, 1.0), min(obs.draws_left / 5.0, 1.0),
+                   min(len(obs.queue) / 5.0, 1.0), min(obs.turns / 200.0, 1.0)]
+        if obs.total > 20:
+            ones.append(g + 2)
+        ones.append(g + 4 + min(max(obs.value, -1), 5) + 1)
+        if obs.second_done:
+            ones.append(g + 11)
+        ones.append(g + 13 + _PHASE_INDEX.get(obs.phase, 0))
+        if obs.final_turns is not None:
+            ones.append(g + 27)
+            where.append(g + 26)
+            values.append(min(obs.final_turns / 6.0, 1.0))
+        ones.append(g + 29 + min(max(n, 2), 6) - 2)
+        if offset:
+            ones = [offset + i for i in ones]
+            where = [offset + i for i in where]
+        return ones, where, values
+
+    def action_features(self, observation: Any, action_id: int) -> Vector:
+        out = np.zeros(NUM_ACTIONS, dtype=np.float32)
+        out[action_id] = 1.0
+        return out
