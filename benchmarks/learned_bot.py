@@ -7,9 +7,10 @@ games lost and won, and its mean return.
 
 ``openspiel``: our ``ismcts`` against OpenSpiel's Python IS-MCTS (through
 :mod:`kartentisch.rl.openspiel`) at the same number of iterations per move
-(``--iterations``), with a heuristic bot in the third seat (3 players), seat-rotated with
-duplicate deals. Our IS-MCTS keeps its game defaults otherwise (heuristic playouts to the end
-of the deal); OpenSpiel's uses its random-rollout evaluator to the end of the game, UCT
+(``--iterations``; for Casino per token of a move), heuristic bots in the other seats
+(``--players``; 2 players: head to head), seat-rotated with duplicate deals. Our IS-MCTS
+keeps its game defaults otherwise (e.g. heuristic playouts to the end of a Krass Kariert
+deal); OpenSpiel's uses its random-rollout evaluator to the end of the game, UCT
 constant 2, the move by visit count: each library's own way of searching.
 
 Runs on one process (OpenSpiel's bot is registered in this process only). Prints a JSON
@@ -17,7 +18,7 @@ summary; ``--json`` writes it to a file.
 
     python benchmarks/learned_bot.py learned --games 400 --opponents random,heuristic
     python benchmarks/learned_bot.py learned --games 48 --opponents ismcts
-    python benchmarks/learned_bot.py openspiel --games 24 --iterations 20
+    python benchmarks/learned_bot.py openspiel --players 3 --games 12 --iterations 20
 """
 
 from __future__ import annotations
@@ -66,12 +67,16 @@ def openspiel(args: argparse.Namespace) -> list[dict[str, Any]]:
     register_arena_bot()
     ours = f"ismcts:iterations={args.iterations}"
     theirs = f"openspiel-ismcts:iterations={args.iterations}"
+    players = args.players
+    fillers = ["heuristic"] * (players - 2)
     start = time.perf_counter()
-    result = run_arena(args.game, [ours, theirs, "heuristic"], args.games, players=3,
+    result = run_arena(args.game, [ours, theirs, *fillers], args.games, players=players,
                        seed=args.seed, workers=1)
-    rows = [_entrant(result, ours), _entrant(result, theirs), _entrant(result, "heuristic")]
+    labels = [ours, theirs, *result.labels[2:]]
+    rows = [_entrant(result, label) for label in labels]
     for row in rows:
-        row.update(game=args.game, players=3, seconds=round(time.perf_counter() - start, 1))
+        row.update(game=args.game, players=players,
+                   seconds=round(time.perf_counter() - start, 1))
         print(json.dumps(row), flush=True)
     return rows
 
