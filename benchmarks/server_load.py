@@ -158,9 +158,10 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
 
     tasks = [asyncio.ensure_future(table_loop()) for _ in range(tables)]
     await cpu_start()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    cpu = (cpu_seconds(pid) - cpu0[0]) / seconds
+    await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+    cpu = (cpu_seconds(pid) - cpu0[0]) / seconds  # the measured window only
     client_cpu = (cpu_seconds(os.getpid()) - cpu0[1]) / seconds
+    await asyncio.gather(*tasks, return_exceptions=True)
     await http.aclose()
     window = [rt for sent, rt in trips if measure_from <= sent < stop_at]
     window.sort()
