@@ -40,7 +40,6 @@ from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
 from kartentisch.server.storage import Storage
 from kartentisch.server.tables import CreateTable, Hub, QueueConn
 from kartentisch.server.web import web_routes
-from kartentisch.server.web import web_routes
 
 log = logging.getLogger("kartentisch.server")
 
@@ -160,7 +159,6 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         Route("/api/tables/{table_id}", one_table),
         Route("/api/tables/{table_id}/record", record),
         WebSocketRoute("/ws", websocket),
-        *web_routes(hub),  # the browser page's routes (web.py)
         *web_routes(hub),  # the browser page's routes (web.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
