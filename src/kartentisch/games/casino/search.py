@@ -13,8 +13,8 @@ by more than one standard error) helps: without it ismcts fell to +1.9.
 Whole games (``benchmarks/strength.py``, one worker, machine shared): ismcts won 78.3% of
 120 games [70.1%, 84.8%] (seed 2026), 0.12 s median / 0.57 s max per move; re-measured on
 the shared state core (new deals and ids, rollouts through the heuristic's own scoring):
-77.0% of 100 [67.8%, 84.2%] (seed 2026), 0.14 s median per move (machine heavily loaded); pimc won 83.3%
-of 48 [70.4%, 91.3%] (seed 2026) and 82.6% of 144 [75.6%, 88.0%] (seed 2027), 0.06 s
+77.0% of 100 [67.8%, 84.2%] (seed 2026), 0.14 s median per move (machine heavily loaded);
+pimc won 83.3% of 48 [70.4%, 91.3%] (seed 2026) and 82.6% of 144 [75.6%, 88.0%] (seed 2027), 0.06 s
 median / 0.46 s max per move.
 """
 
