@@ -2,9 +2,13 @@
 
 Each row plays one search bot against heuristic bots (seats rotated, duplicate deals) and
 reports the share that matters for the row's target with its 95% Wilson interval, plus the
-search bot's median and maximum seconds per move. A row stops early once its interval lies
-wholly on one side of the target, or when its time allowance is spent, so rows may end
-with fewer games than ``--games``; the table says how many were played.
+search bot's median and maximum seconds per move. Each row is decided by a sequential
+probability ratio test (:mod:`kartentisch.arena.sprt`): "met" at ``target -+ delta`` against
+"missed" at ``target +- delta``, error rates ``--alpha`` and ``--beta`` (5% each by default),
+checked after every batch. A row ends when the test decides, when ``--games`` are played or
+its time allowance is spent (then it says "undecided"); the table says how many were played.
+The Wilson interval is printed beside the decision for reference only: after a sequential
+stop it is not an exact 95% interval.
 
     .venv/bin/python benchmarks/strength.py --games 1000 --workers 2
     .venv/bin/python benchmarks/strength.py --rows kk-ismcts,casino-ismcts --minutes 5
@@ -23,6 +27,7 @@ from pathlib import Path
 
 from kartentisch.arena import run_arena, wilson_interval
 from kartentisch.arena.schedule import derive_seed
+from kartentisch.arena.sprt import Decision, ShareSPRT
 
 
 @dataclass(frozen=True)
@@ -33,22 +38,26 @@ class Row:
     metric: str
     """``loss`` (target is an upper bound) or ``win`` (a lower bound)."""
     target: float
+    delta: float
+    """Half-width of the SPRT's indifference zone around the target."""
 
 
 ROWS = [
-    Row("kk-ismcts", "krass-kariert", "ismcts,heuristic*3", "loss", 0.10),
-    Row("kk-pimc", "krass-kariert", "pimc,heuristic*3", "loss", 0.10),
-    Row("casino-ismcts", "casino", "ismcts,heuristic", "win", 0.70),
-    Row("casino-pimc", "casino", "pimc,heuristic", "win", 0.70),
-    Row("krumme20-ismcts", "krumme20", "ismcts,heuristic*2", "win", 0.50),
-    Row("krumme20-pimc", "krumme20", "pimc,heuristic*2", "win", 0.50),
+    Row("kk-ismcts", "krass-kariert", "ismcts,heuristic*3", "loss", 0.10, 0.03),
+    Row("kk-pimc", "krass-kariert", "pimc,heuristic*3", "loss", 0.10, 0.03),
+    Row("casino-ismcts", "casino", "ismcts,heuristic", "win", 0.70, 0.05),
+    Row("casino-pimc", "casino", "pimc,heuristic", "win", 0.70, 0.05),
+    Row("krumme20-ismcts", "krumme20", "ismcts,heuristic*2", "win", 0.50, 0.05),
+    Row("krumme20-pimc", "krumme20", "pimc,heuristic*2", "win", 0.50, 0.05),
 ]
 
 
 def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
-            batch: int, min_games: int = 0) -> dict[str, object]:
-    """Play ``row`` in batches until ``games``, a clear interval, or the time allowance."""
+            batch: int, alpha: float = 0.05, beta: float = 0.05) -> dict[str, object]:
+    """Play ``row`` in batches until the SPRT decides, ``games`` are played, or time is up."""
     bot = row.lineup.split(",")[0]
+    sprt = ShareSPRT(target=row.target, delta=row.delta, upper=row.metric == "loss",
+                     alpha=alpha, beta=beta)
     hits = played = 0
     times: list[float] = []
     other_times: list[float] = []
@@ -60,28 +69,29 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
                            seed=derive_seed(seed, row.key, index), workers=workers)
         index += 1
         st = result.stats[bot]
-        hits += st.losses if row.metric == "loss" else st.wins
+        new_hits = st.losses if row.metric == "loss" else st.wins
+        hits += new_hits
         played += st.games
+        decision = sprt.add(new_hits, st.games)
         times.extend(st.move_seconds)
         for label, other in result.stats.items():
             if label != bot:
                 other_times.extend(other.move_seconds)
-        lo, hi = wilson_interval(hits, played)
-        if played >= min_games and (
-                (row.metric == "loss" and (hi < row.target or lo > row.target))
-                or (row.metric == "win" and (lo > row.target or hi < row.target))):
-            stop = "interval clear of target"
+        if decision is not Decision.UNDECIDED:
+            stop = "sprt"
             break
         if time.perf_counter() - started > minutes * 60:
             stop = "time"
             break
     lo, hi = wilson_interval(hits, played)
     share = hits / played if played else 0.0
-    met = share <= row.target if row.metric == "loss" else share >= row.target
     return {
         "row": row.key, "game": row.game, "lineup": row.lineup, "metric": row.metric,
         "target": row.target, "games": played, "share": share, "interval": [lo, hi],
-        "meets_target": met, "stopped_by": stop,
+        "decision": sprt.decision.value, "stopped_by": stop,
+        "sprt": {"p_met": sprt.p_met, "p_missed": sprt.p_missed, "alpha": alpha,
+                 "beta": beta, "llr": sprt.llr, "bounds": [sprt.lower_bound,
+                                                          sprt.upper_bound]},
         "median_move_s": statistics.median(times) if times else 0.0,
         "max_move_s": max(times) if times else 0.0, "moves": len(times),
         "heuristic_median_move_s": statistics.median(other_times) if other_times else 0.0,
@@ -92,16 +102,17 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
 
 def markdown(results: list[dict[str, object]]) -> str:
     """The rows as a Markdown table."""
-    lines = ["| row | lineup | games | measured share (95% CI) | target | met | "
+    lines = ["| row | lineup | games | measured share (Wilson 95%) | target | SPRT | "
              "s/move median / max | heuristic s/move median / max | stopped by |",
              "|---|---|---:|---|---|---|---|---|---|"]
     for r in results:
         lo, hi = r["interval"]  # type: ignore[misc]
         sign = "≤" if r["metric"] == "loss" else "≥"
+        decided = r.get("decision", "n/a")  # rows from before the SPRT have none
         lines.append(
             f"| {r['row']} | `{r['lineup']}` | {r['games']} | "
             f"{r['metric']} {r['share']:.1%} [{lo:.1%}, {hi:.1%}] | "
-            f"{r['metric']} {sign} {r['target']:.0%} | {'yes' if r['meets_target'] else 'no'} | "
+            f"{r['metric']} {sign} {r['target']:.0%} | {decided} | "
             f"{r['median_move_s']:.3f} / {r['max_move_s']:.3f} | "
             f"{r.get('heuristic_median_move_s', 0.0):.4f} / "
             f"{r.get('heuristic_max_move_s', 0.0):.3f} | {r['stopped_by']} |")
@@ -114,9 +125,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--minutes", type=float, default=60.0, help="time allowance per row")
-    parser.add_argument("--batch", type=int, default=24, help="games between interval checks")
-    parser.add_argument("--min-games", type=int, default=0,
-                        help="play at least this many games before stopping on the interval")
+    parser.add_argument("--batch", type=int, default=24, help="games between SPRT checks")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="SPRT: chance of calling a missed target met")
+    parser.add_argument("--beta", type=float, default=0.05,
+                        help="SPRT: chance of calling a met target missed")
     parser.add_argument("--rows", default=",".join(r.key for r in ROWS))
     parser.add_argument("--json", type=Path, help="append each row as a JSON line here")
     parser.add_argument("--table", type=Path,
@@ -134,7 +147,7 @@ def main() -> None:
     results = []
     for key in wanted:
         result = run_row(known[key], args.games, args.workers, args.seed, args.minutes,
-                         args.batch, args.min_games)
+                         args.batch, args.alpha, args.beta)
         results.append(result)
         print(json.dumps(result), flush=True)
         if args.json:
