@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,9 @@ def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
         hits += new_hits
         played += st.games
         decision = sprt.add(new_hits, st.games)
+        print(f"{row.key}: {hits}/{played} {row.metric}, llr {sprt.llr:+.2f} in "
+              f"[{sprt.lower_bound:.2f}, {sprt.upper_bound:.2f}], "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
         times.extend(st.move_seconds)
         for label, other in result.stats.items():
             if label != bot:
