@@ -8,6 +8,10 @@ zeros otherwise), which rows ended, and who acts next. A finished game is replac
 by a new one whose seed comes from the stepper's generator, so every row always has a seat
 to act.
 
+Speed: rows are encoded through the encodings' fast path (the state's fields that the seat
+to act may know, see :meth:`~kartentisch.rl.encodings.base.Encoding.state_entries`), and the
+rows' entries are written into the stacked arrays with a few numpy calls per step.
+
 Learners that choose whole game actions (Deep Monte-Carlo scoring each legal action) use
 :meth:`BatchStepper.observations`, :meth:`BatchStepper.legal_ids` and
 :meth:`BatchStepper.step_actions` instead, which skip the encoding entirely.
@@ -48,6 +52,8 @@ class BatchStepper:
         self._rewards = np.zeros((num_envs, self.players), dtype=np.float32)
         self._dones = np.zeros(num_envs, dtype=bool)
         self._current = np.zeros(num_envs, dtype=np.int64)
+        self._row_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.obs_size
+        self._mask_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.num_tokens
         self.games_finished = 0
         for table in self.tables:
             table.new_game(self._new_seed())
@@ -78,14 +84,13 @@ class BatchStepper:
             raise InvalidActionError(
                 f"expected {self.num_envs} actions, got {len(actions)}", code="action.bad_id",
                 params={"value": len(actions), "last": self.num_envs - 1})
-        tokens = [token_of(a, self.encoding.num_tokens) for a in actions]
+        tokens = self._tokens(actions)
         rewards = self._rewards
         rewards.fill(0.0)
         dones = self._dones
         dones.fill(False)
         for i, (table, token) in enumerate(zip(self.tables, tokens, strict=True)):
-            table.step(token)
-            if table.is_over():
+            if table.step_token(token) and table.state.is_terminal():
                 rewards[i] = table.returns()
                 dones[i] = True
                 self.games_finished += 1
@@ -94,40 +99,57 @@ class BatchStepper:
         return (self._out(self._obs), self._out(self._masks), self._out(rewards),
                 self._out(dones), self._out(self._current))
 
+    def _tokens(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> list[int]:
+        """The actions as checked tokens (a whole integer array is checked at once)."""
+        if (isinstance(actions, np.ndarray) and actions.ndim == 1
+                and actions.dtype.kind in "iu"):
+            if actions.size and (int(actions.min()) < 0
+                                 or int(actions.max()) >= self.encoding.num_tokens):
+                bad = next(a for a in actions.tolist()
+                           if not 0 <= a < self.encoding.num_tokens)
+                token_of(bad, self.encoding.num_tokens)  # raises InvalidActionError
+            tokens: list[int] = actions.tolist()
+            return tokens
+        return [token_of(a, self.encoding.num_tokens) for a in actions]
+
     def _write(self) -> None:
-        encoding = self.encoding
+        """Every row's vector and mask, written with a few numpy calls: each row's entries
+        are gathered (relative to its row) and shifted by the row's offset at once."""
         obs = self._obs
         masks = self._masks
         obs.fill(0.0)
         masks.fill(0)
-        width = encoding.obs_size
-        tokens = encoding.num_tokens
         ones: list[int] = []
         where: list[int] = []
         values: list[float] = []
         allowed: list[int] = []
-        for i, table in enumerate(self.tables):
+        n_ones: list[int] = []
+        n_where: list[int] = []
+        n_allowed: list[int] = []
+        current: list[int] = []
+        for table in self.tables:
             decision = table.decision
             assert decision is not None  # finished games were replaced
-            o, w, v = encoding.entries(decision.observation, decision.prefix, i * width)
+            o, w, v = table.acting_entries()
             ones += o
             where += w
             values += v
-            base = i * tokens
-            allowed += [base + t for t in decision.next_tokens()]
-            self._current[i] = table.current_player
-        obs.put(ones, 1.0)
-        obs.put(where, values)
-        masks.put(allowed, 1)
+            n_ones.append(len(o))
+            n_where.append(len(w))
+            tokens = decision.allowed_tokens()
+            allowed += tokens
+            n_allowed.append(len(tokens))
+            current.append(table.state.current_player)
+        width = self._row_starts
+        obs.put(np.add(ones, np.repeat(width, n_ones)), 1.0)
+        obs.put(np.add(where, np.repeat(width, n_where)), values)
+        masks.put(np.add(allowed, np.repeat(self._mask_starts, n_allowed)), 1)
+        self._current[:] = current
 
     # ------------------------------------------------------------------ whole actions
     def observations(self) -> list[Any]:
         """The game observation of each row's seat to act (``state.observation(seat)``)."""
-        out = []
-        for table in self.tables:
-            assert table.decision is not None
-            out.append(table.decision.observation)
-        return out
+        return [table.observation_to_act() for table in self.tables]
 
     def legal_ids(self, row: int) -> tuple[int, ...]:
         """The legal game action ids of row ``row``'s seat to act."""

@@ -1,8 +1,11 @@
 """One game in progress as the environments see it: state, encoding, the pending decision.
 
 The environments (:mod:`.pettingzoo_env`, :mod:`.gymnasium_env`, :mod:`.batch`) share this
-class. It reads every seat's knowledge through ``state.observation(seat)`` only; the state
-itself is used to step, to list the legal ids of the seat to act and to read the returns.
+class. It reads every seat's knowledge through the encoding's fast path
+(:meth:`~kartentisch.rl.encodings.base.Encoding.state_entries`: the state's fields that the
+seat may know, the same vector as encoding ``state.observation(seat)``); the state itself is
+used to step, to list the legal ids of the seat to act and to read the returns. The game's
+observation object is built only when asked for (:meth:`Table.observation_to_act`).
 """
 
 from __future__ import annotations
@@ -53,6 +56,11 @@ class Table:
         self.decision: Decision | None = None
         self.steps = 0
         """Tokens taken in this game."""
+        self._entries: tuple[list[int], list[int], list[float]] | None = None
+        """The deciding seat's vector entries without the decision's prefix (cached per
+        decision: a multi-token decision re-encodes only its prefix)."""
+        self._lazy_observation = (self.encoding.single_token
+                                  or not self.encoding.tokens_need_observation)
 
     def new_game(self, seed: int) -> None:
         """Start a game with ``seed``."""
@@ -62,12 +70,38 @@ class Table:
 
     def _decide(self) -> None:
         state = self.state
+        self._entries = None
         if state.is_terminal():
             self.decision = None
+        elif self._lazy_observation:
+            self.decision = Decision(self.encoding, None, state.legal_action_ids())
         else:
             seat = state.current_player
             self.decision = self.encoding.decision(state.observation(seat),
                                                    state.legal_action_ids())
+
+    def observation_to_act(self) -> Any:
+        """The game observation of the seat to act (built on first use per decision)."""
+        decision = self.decision
+        assert decision is not None, "the game is over"
+        if decision.observation is None:
+            decision.observation = self.state.observation(self.state.current_player)
+        return decision.observation
+
+    def acting_entries(self) -> tuple[list[int], list[int], list[float]]:
+        """The entries of the deciding seat's vector with the decision's prefix (see
+        :meth:`Encoding.state_entries`); the lists are fresh only when a prefix is taken,
+        so a caller must not change them."""
+        decision = self.decision
+        assert decision is not None, "the game is over"
+        entries = self._entries
+        if entries is None:
+            entries = self._entries = self.encoding.state_entries(
+                self.state, self.state.current_player)
+        if decision.prefix:
+            ones, where, values = entries
+            return ones + self.encoding.prefix_cells(decision.prefix), where, values
+        return entries
 
     @property
     def current_player(self) -> int:
@@ -82,13 +116,21 @@ class Table:
         """The game's returns, one per seat (zeros until it ends)."""
         return [float(r) for r in self.state.returns()]
 
-    def observe(self, seat: int) -> Vector:
+    def observe(self, seat: int, out: Vector | None = None) -> Vector:
         """The observation vector of ``seat`` (with the current decision's prefix when
-        ``seat`` is deciding)."""
-        decision = self.decision
-        if decision is not None and self.state.current_player == seat:
-            return self.encoding.encode(decision.observation, decision.prefix)
-        return self.encoding.encode(self.state.observation(seat))
+        ``seat`` is deciding); written into ``out`` when given (zeroed first)."""
+        if out is None:
+            out = np.zeros(self.encoding.obs_size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        if self.decision is not None and self.state.current_player == seat:
+            ones, where, values = self.acting_entries()
+        else:
+            ones, where, values = self.encoding.state_entries(self.state, seat)
+        out.put(ones, 1.0)
+        if where:
+            out.put(where, values)
+        return out
 
     def mask(self, seat: int) -> Mask:
         """The action mask of ``seat``: the next tokens when it is to act, else all zero."""
@@ -105,7 +147,10 @@ class Table:
             IllegalActionError: the token is not allowed now (nothing changes).
             GameOverError: the game is over.
         """
-        token = token_of(action, self.encoding.num_tokens)
+        return self.step_token(token_of(action, self.encoding.num_tokens))
+
+    def step_token(self, token: int) -> bool:
+        """:meth:`step` for a token already checked to be an int in range."""
         decision = self.decision
         if decision is None:
             self.state.check_actor(None)  # raises GameOverError

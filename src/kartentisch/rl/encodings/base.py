@@ -16,6 +16,15 @@ into fixed-shape numpy arrays:
 
 :class:`Decision` holds the legal token sequences of one decision and the prefix chosen so
 far, and answers the mask of the next token.
+
+**The fast path.** Building the game's observation object costs more than a move, so the
+environments call :meth:`Encoding.state_entries` instead: each game's encoding reads the
+fields of the state that the seat may know (its *knowledge accessor*: the own hand, the
+public parts, and per card only the sides or positions the seat has seen) and writes the
+same vector, bit for bit, as :meth:`Encoding.entries` of ``state.observation(seat)`` (the
+reference, which stays the definition of every layout). ``tests/rl/test_encodings.py``
+compares the two over many random positions of every game and player count, and re-deals
+hidden cards (``game.sample_world``) to check that the fast path leaks nothing either.
 """
 
 from __future__ import annotations
@@ -50,6 +59,9 @@ class Encoding(ABC):
     """Length of :meth:`action_features`' vector."""
     single_token: bool = False
     """Whether every action is exactly one token, the token being the game's action id."""
+    tokens_need_observation: bool = True
+    """Whether :meth:`tokens` reads its observation (if not, a :class:`Decision` may be
+    built without one, which the environments' fast path does)."""
 
     def __init__(self, game: Any) -> None:
         self.game = game
@@ -72,6 +84,34 @@ class Encoding(ABC):
         one = values == 1.0
         return ((where[one] + offset).tolist(), (where[~one] + offset).tolist(),
                 values[~one].tolist())
+
+    def state_entries(self, state: Any, seat: int, prefix: Sequence[int] = (), offset: int = 0
+                      ) -> tuple[list[int], list[int], list[float]]:
+        """The fast path: exactly ``entries(state.observation(seat), prefix, offset)``, read
+        from the state's fields that ``seat`` may know without building the observation.
+        This default builds the observation; the games' encodings override it."""
+        return self.entries(state.observation(seat), prefix, offset)
+
+    def prefix_cells(self, prefix: Sequence[int]) -> list[int]:
+        """The cells (holding 1) that the tokens ``prefix`` add to the deciding seat's
+        vector: :meth:`state_entries` with a prefix is the one without it plus these."""
+        if prefix:
+            raise NotImplementedError(f"{type(self).__name__} has no multi-token decisions")
+        return []
+
+    def encode_state(self, state: Any, seat: int, prefix: Sequence[int] = (),
+                     out: Vector | None = None) -> Vector:
+        """:meth:`encode` of ``state.observation(seat)`` through :meth:`state_entries`
+        (the same vector, faster); written into ``out`` when given (zeroed first)."""
+        if out is None:
+            out = np.zeros(self.obs_size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        ones, where, values = self.state_entries(state, seat, prefix)
+        out.put(ones, 1.0)
+        if where:
+            out.put(where, values)
+        return out
 
     @abstractmethod
     def tokens(self, observation: Any, action_id: int) -> tuple[int, ...]:
@@ -101,16 +141,21 @@ class Decision:
     """One seat's choice of a game action, token by token.
 
     For single-token encodings the mask is simply the legal ids; otherwise the legal token
-    sequences form a trie walked by :meth:`choose`.
+    sequences form a trie walked by :meth:`choose` (the tokens that may follow a prefix are
+    worked out once per prefix and shared by copies). ``observation`` may be None when the
+    encoding's tokens do not read it (``tokens_need_observation`` false): the environments'
+    fast path never builds the observation object.
     """
 
-    __slots__ = ("_by_sequence", "_sequences", "encoding", "legal_ids", "observation", "prefix")
+    __slots__ = ("_by_sequence", "_next", "_sequences", "encoding", "legal_ids", "observation",
+                 "prefix")
 
     def __init__(self, encoding: Encoding, observation: Any, legal_ids: Sequence[int]):
         self.encoding = encoding
         self.observation = observation
         self.legal_ids = tuple(legal_ids)
         self.prefix: list[int] = []
+        self._next: dict[tuple[int, ...], list[int]] = {}
         if encoding.single_token:
             self._sequences: list[tuple[int, ...]] = []
             self._by_sequence: dict[tuple[int, ...], int] = {}
@@ -126,6 +171,7 @@ class Decision:
         other.legal_ids = self.legal_ids
         other._sequences = self._sequences
         other._by_sequence = self._by_sequence
+        other._next = self._next
         other.prefix = self.prefix.copy()
         return other
 
@@ -136,21 +182,33 @@ class Decision:
         """The tokens that may come next, sorted."""
         if self.encoding.single_token:
             return sorted(self.legal_ids)
-        k = len(self.prefix)
         prefix = tuple(self.prefix)
-        return sorted({s[k] for s in self._sequences if s[:k] == prefix})
+        found = self._next.get(prefix)
+        if found is None:
+            k = len(prefix)
+            found = self._next[prefix] = sorted(
+                {s[k] for s in self._sequences if s[:k] == prefix})
+        return found.copy()
 
     def mask(self, out: Mask | None = None) -> Mask:
         """The ``num_tokens`` mask of the next token (1: allowed)."""
         if out is None:
             out = np.zeros(self.encoding.num_tokens, dtype=np.int8)
         else:
-            out[:] = 0
-        if self.encoding.single_token:
-            out[list(self.legal_ids)] = 1
-        else:
-            out[self.next_tokens()] = 1
+            out.fill(0)
+        out.put(self.legal_ids if self.encoding.single_token else self.allowed_tokens(), 1)
         return out
+
+    def allowed_tokens(self) -> list[int]:
+        """The tokens that may come next (unsorted for single-token encodings; the list
+        must not be changed)."""
+        if self.encoding.single_token:
+            return list(self.legal_ids)
+        prefix = tuple(self.prefix)
+        found = self._next.get(prefix)
+        if found is None:
+            found = self.next_tokens()
+        return found
 
     def choose(self, token: int) -> int | None:
         """Take ``token``; the game action id once the sequence is complete, else None.
@@ -163,7 +221,7 @@ class Decision:
             if token in self.legal_ids:
                 return token
             raise _bad_token(token)
-        if token not in self.next_tokens():
+        if token not in self.allowed_tokens():
             raise _bad_token(token)
         self.prefix.append(token)
         return self._by_sequence.get(tuple(self.prefix))

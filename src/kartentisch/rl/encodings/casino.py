@@ -89,11 +89,14 @@ def _bits(mask: int) -> list[int]:
 class CasinoEncoding(Encoding):
     """The Casino encoding described in the module docstring."""
 
+    tokens_need_observation = False
+
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.obs_size = OBS_SIZE
         self.num_tokens = NUM_TOKENS
         self.feature_size = FEATURE_SIZE
+        self._players: int = game.players
 
     def token_name(self, token: int) -> str:
         if token < CODE_BASE:
@@ -174,6 +177,82 @@ class CasinoEncoding(Encoding):
             ones.append(g + 10)
         for t in prefix:
             ones.append(o + PREFIX + t)  # card, code and loose tokens share one layout
+        return ones, where, values
+
+    def state_entries(self, state: Any, seat: int, prefix: Sequence[int] = (), offset: int = 0
+                      ) -> tuple[list[int], list[int], list[float]]:
+        """The fast path: :meth:`entries` of ``state.observation(seat)``, read from the
+        state. What ``seat`` may know, and all this reads: its own hand, the other hands'
+        sizes only, the table (loose cards, builds), the captured piles, the pack's size, and
+        the public sweeps, scores, dealer and phase."""
+        ones, where, values = self._base_entries(state, seat)
+        if prefix:
+            ones += self.prefix_cells(prefix)
+        if offset:
+            ones = [offset + i for i in ones]
+            where = [offset + i for i in where]
+        return ones, where, values
+
+    def prefix_cells(self, prefix: Sequence[int]) -> list[int]:
+        return [PREFIX + t for t in prefix]  # card, code and loose tokens share one layout
+
+    def _base_entries(self, state: Any, seat: int) -> tuple[list[int], list[int], list[float]]:
+        """:meth:`state_entries` without a prefix (the part a decision's tokens share)."""
+        n = self._players
+        me = seat
+        located = [False] * 52
+        ones: list[int] = []
+        append = ones.append
+        for c in state.hands[me]:
+            append(HAND + c)
+            located[c] = True
+        for c in state.loose:
+            append(LOOSE + c)
+            located[c] = True
+        for b in state.builds.values():
+            for c in b.cards:
+                append(IN_BUILDS + c)
+                located[c] = True
+            base = BUILDS + (min(b.value, 14) - 1) * BUILD_STRIDE
+            append(base)
+            if b.multiple:
+                append(base + 1)
+            append(base + 2 + (b.owner - me) % n)
+        captured = state.captured
+        for s in range(n):
+            base = CAPTURED + ((s - me) % n) * 52
+            for c in captured[s]:
+                append(base + c)
+                located[c] = True
+        ones += [UNSEEN + c for c in range(52) if not located[c]]
+        where: list[int] = []
+        values: list[float] = []
+        hands = state.hands
+        sweeps_of = state.sweeps
+        scores = state.scores
+        last = state.last_capturer
+        for r in range(n):
+            s = (me + r) % n
+            base = SEAT_INFO + r * SEAT_STRIDE
+            append(base)
+            where += [base + 1, base + 2, base + 3]
+            sweeps = sweeps_of[s] if s < len(sweeps_of) else 0
+            score = scores[s] if s < len(scores) else 0
+            values += [min(len(hands[s]) / 4.0, 1.0), min(sweeps / 10.0, 1.0),
+                       min(max(score, 0) / 21.0, 1.0)]
+            if last == s:
+                append(base + 4)
+        g = GLOBAL
+        where += [g, g + 1]
+        values += [len(state.deck) / 52.0, min(state.pack / 10.0, 1.0)]
+        dealer = state.dealer
+        if 0 <= dealer < n:
+            append(g + 2 + (dealer - me) % n)
+        append(g + 6 + n - 2)
+        if state.current_player == me:
+            append(g + 9)
+        if state.phase == "over":
+            append(g + 10)
         return ones, where, values
 
     def action_features(self, observation: Any, action_id: int) -> Vector:

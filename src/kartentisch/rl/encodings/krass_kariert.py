@@ -118,6 +118,20 @@ _OTHER_CACHE: dict[tuple[int, tuple[int | None, ...]], tuple[list[int], list[int
 are mostly all hidden and repeat all the time, so this saves most of the encoding's work."""
 
 
+_HIDDEN_CELLS: Final = [[[OTHERS + (r - 1) * OTHER_STRIDE + i * (CARDS + 1) + CARDS
+                          for i in range(size)] for size in range(MAX_HAND + 1)]
+                        for r in range(SEATS)]
+"""[relative seat][hand size]: the cells of a hand whose cards are all hidden (fast path)."""
+_FLAG_CELLS: Final = [[[SEAT_INFO + r * SEAT_STRIDE + k for k in range(4, 10)
+                        if flags >> (k - 2) & 1] for r in range(SEATS)]
+                      for flags in range(256)]
+"""[flags][relative seat]: the cells of a seat's round flags (fast path): bit 2 in the
+round, 3 acted, 4 leads, 5 holds the best combination, 6 to move, 7 lost."""
+_OWN_CELLS: Final = [[OWN + i * CARDS + c - 1 for c in range(CARDS + 1)]
+                     for i in range(MAX_HAND)]
+"""[position][card]: the own-hand cell (fast path)."""
+
+
 def _other_hand(r: int, hand: tuple[int | None, ...]) -> tuple[list[int], list[int]]:
     base = OTHERS + (r - 1) * OTHER_STRIDE
     cells = [base + i * (CARDS + 1) + (CARDS if c is None else c - 1)
@@ -138,6 +152,9 @@ class KrassKariertEncoding(Encoding):
         self._x_with_x: bool = game.options.x_with_x
         self._windows = WINDOW_TABLES[self._x_with_x]
         self._kinds = _BEST_KIND[self._x_with_x]
+        self._players: int = game.players
+        n = game.players
+        self._rotations = [[(r, (me + r) % n) for r in range(n)] for me in range(n)]
 
     def token_name(self, token: int) -> str:
         return format_action(ACTIONS[token])
@@ -244,6 +261,123 @@ class KrassKariertEncoding(Encoding):
         if obs.pending is not None:
             append(g + 27 + obs.pending - 1)
         append(g + 42 + n - 3)
+        return ones, where, values
+
+    def state_entries(self, state: Any, seat: int, prefix: Sequence[int] = (), offset: int = 0
+                      ) -> tuple[list[int], list[int], list[float]]:
+        """The fast path: :meth:`entries` of ``state.observation(seat)``, read from the
+        state. What ``seat`` may know, and all this reads: its own hand, the other hands'
+        sizes and only their positions marked ``known`` (a card that went in face up),
+        reserves, the Ablagestapel, the draw pile's size, the card just drawn only when
+        ``seat`` drew it, and the public round, chip and phase fields."""
+        n = self._players
+        me = seat
+        hands = state.hands
+        known = state.known
+        hand = hands[me]
+        own = _OWN_CELLS
+        ones: list[int] = [own[i][c] for i, c in enumerate(hand)]
+        append = ones.append
+        counts = [0] * (CARDS + 1)
+        for c in hand:
+            counts[c] += 1
+        hidden = _HIDDEN_CELLS
+        sizes = [0] * n
+        sizes[me] = len(hand)
+        rotation = self._rotations[me]
+        for r, s in rotation[1:]:
+            kn = known[s]
+            sizes[s] = size = len(kn)
+            if True not in kn:
+                ones += hidden[r][size]
+                continue
+            # positions whose card went in face up: a hidden cell moved to the card's own
+            cells = hidden[r][size].copy()
+            h = hands[s]
+            i = kn.index(True)
+            while True:
+                c = h[i]
+                cells[i] += c - 1 - CARDS
+                counts[c] += 1
+                try:
+                    i = kn.index(True, i + 1)
+                except ValueError:
+                    break
+            ones += cells
+        reserves = state.reserves
+        for r, s in rotation:
+            base = RESERVES + r * 2 * CARDS - 1
+            for c in reserves[s]:
+                append(base + c)
+                counts[c] += 1
+                base += CARDS
+        pending = state.pending if state.round_winner == me else None
+        if pending is not None:
+            counts[pending] += 1
+        played = [0] * (CARDS + 1)
+        for c in state.discard:
+            played[c] += 1
+        where: list[int] = []
+        values: list[float] = []
+        wappend = where.append
+        vappend = values.append
+        copy_list = _COPY_LIST
+        for c in range(1, CARDS + 1):
+            copies = copy_list[c]
+            p = played[c]
+            if p:
+                wappend(DISCARD - 1 + c)
+                vappend(p / copies)
+            unseen = copies - p - counts[c]
+            if unseen > 0:
+                wappend(UNSEEN - 1 + c)
+                vappend(unseen / copies)
+        round_acts = state.round_acts
+        chips = state.chips
+        in_deal = state.in_deal
+        flags = [0] * n
+        for s in state.participants:
+            flags[s] = 4
+        for act in round_acts:
+            flags[act.seat] |= 8
+            append(ROUND + ((act.seat - me) % n) * 4 + _ACT_KINDS[act.kind])
+        flags[state.leader] |= 16
+        best_seat = state.best_seat
+        if best_seat >= 0:
+            flags[best_seat] |= 32
+        current = state.current_player
+        if current >= 0:
+            flags[current] |= 64
+        for s in state.losers:
+            flags[s] |= 128
+        for r, s in rotation:
+            base = SEAT_INFO + r * SEAT_STRIDE
+            append(base)
+            where += (base + 1, base + 3)
+            values += (chips[s] / 3.0, sizes[s] / MAX_HAND)
+            if in_deal[s]:
+                append(base + 2)
+            f = flags[s]
+            if f:
+                ones += _FLAG_CELLS[f][r]
+        g = GLOBAL
+        where += (g, g + 1, g + 2, g + 8)
+        values += (len(state.draw_pile) / 18.0, min(state.deal / 10.0, 1.0),
+                   min(state.rounds / 60.0, 1.0), state.draws_left / 6.0)
+        append(g + 3 if state.phase == "play" else g + 4)
+        append(g + 5 + min(state.nachzieh_played, 2))
+        best = state.best
+        if best == NO_COMBINATION:
+            append(g + 9)
+        else:
+            append(g + 10 + best // 16)
+            append(g + 15 + best % 16 - 1)
+        if pending is not None:
+            append(g + 27 + pending - 1)
+        append(g + 42 + n - 3)
+        if offset:
+            ones = [offset + i for i in ones]
+            where = [offset + i for i in where]
         return ones, where, values
 
     def action_features(self, observation: Any, action_id: int) -> Vector:

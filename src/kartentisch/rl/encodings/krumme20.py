@@ -73,6 +73,8 @@ class Krumme20Encoding(Encoding):
         self.obs_size = OBS_SIZE
         self.num_tokens = NUM_ACTIONS
         self.feature_size = NUM_ACTIONS
+        self._players: int = game.players
+        self._target: int = game.options.target
 
     def token_name(self, token: int) -> str:
         return format_action(ACTIONS[token])
@@ -175,6 +177,136 @@ class Krumme20Encoding(Encoding):
             where.append(g + 26)
             values.append(min(obs.final_turns / 6.0, 1.0))
         ones.append(g + 29 + min(max(n, 2), 6) - 2)
+        if offset:
+            ones = [offset + i for i in ones]
+            where = [offset + i for i in where]
+        return ones, where, values
+
+    def state_entries(self, state: Any, seat: int, prefix: Sequence[int] = (), offset: int = 0
+                      ) -> tuple[list[int], list[int], list[float]]:
+        """The fast path: :meth:`entries` of ``state.observation(seat)``, read from the
+        state. What ``seat`` may know, and all this reads: where every card lies (public),
+        and of each card's sides only those whose knowledge mask (``kup``, ``kdown``) holds
+        ``seat``'s bit; the score piles' crosswise marks, points and the public turn fields."""
+        n = self._players
+        me = seat
+        bit = 1 << me
+        face, back, kup, kdown = state.face, state.back, state.kup, state.kdown
+        ones: list[int] = []
+        append = ones.append
+        where: list[int] = []
+        values: list[float] = []
+        table_up = [0] * 7  # index 6: unknown, ignored
+        table_down = [0] * 7
+        hands = state.hands
+        scores = state.scores
+        cross = state.cross
+        sitting_out = state.sitting_out
+        fouls = state.fouls
+        current = state.current_player
+        turn_player = state.turn
+        for r in range(n):
+            s = (me + r) % n
+            base = HANDS + r * MAX_HAND * CARD
+            for c in hands[s][:MAX_HAND]:
+                up = face[c] if kup[c] & bit else 6
+                down = back[c] if kdown[c] & bit else 6
+                ones += (base, base + 1 + up, base + 8 + down)
+                table_up[up] += 1
+                table_down[down] += 1
+                base += CARD
+            base = SEAT_INFO + r * SEAT_STRIDE
+            pile = scores[s]
+            sides = [0] * 7
+            crosses = 0
+            points = 0
+            for c in pile:
+                f = face[c]
+                if cross[c]:
+                    crosses += 1
+                    points += 2 * f
+                else:
+                    points += f
+                up = f if kup[c] & bit else 6
+                table_up[up] += 1
+                sides[up] += 1
+                if kdown[c] & bit:
+                    table_down[back[c]] += 1
+            where += [base, base + 1, base + 2, base + 3]
+            values += [min(len(pile) / 20.0, 1.0), min(max(points, 0) / 40.0, 1.0),
+                       min(crosses / 10.0, 1.0), min(fouls[s] / 5.0, 1.0)]
+            if sitting_out[s]:
+                append(base + 4)
+            if current == s:
+                append(base + 5)
+            if turn_player == s:
+                append(base + 6)
+            for k in range(6):
+                if sides[k]:
+                    where.append(base + 7 + k)
+                    values.append(min(sides[k] / 10.0, 1.0))
+            append(base + 13)
+        abl_up = [0] * 7
+        abl_down = [0] * 7
+        for c in state.ablage:
+            if kup[c] & bit:
+                f = face[c]
+                abl_up[f] += 1
+                table_up[f] += 1
+            if kdown[c] & bit:
+                b = back[c]
+                abl_down[b] += 1
+                table_down[b] += 1
+        for c in state.abwurf:
+            if kup[c] & bit:
+                table_up[face[c]] += 1
+            if kdown[c] & bit:
+                table_down[back[c]] += 1
+        for k, pile in enumerate((state.ablage, state.abwurf, state.draw)):
+            if pile:
+                c = pile[-1]
+                base = TOPS + k * CARD
+                up = face[c] if kup[c] & bit else 6
+                down = back[c] if kdown[c] & bit else 6
+                ones += (base, base + 1 + up, base + 8 + down)
+            where.append(SIZES + k)
+            values.append(min(len(pile) / 54.0, 1.0))
+        draw = state.draw
+        if draw:
+            c = draw[-1]
+            table_up[face[c] if kup[c] & bit else 6] += 1
+            table_down[back[c] if kdown[c] & bit else 6] += 1
+        for k in range(6):
+            if abl_up[k]:
+                where.append(SIDES + k)
+                values.append(min(abl_up[k] / 20.0, 1.0))
+            if abl_down[k]:
+                where.append(SIDES + 6 + k)
+                values.append(min(abl_down[k] / 20.0, 1.0))
+            if table_up[k]:
+                where.append(SIDES + 12 + k)
+                values.append(min(table_up[k] / 30.0, 1.0))
+            if table_down[k]:
+                where.append(SIDES + 18 + k)
+                values.append(min(table_down[k] / 30.0, 1.0))
+        g = SCALARS
+        total = state.total
+        final_turns = state.final_turns
+        where += [g, g + 1, g + 3, g + 12, g + 25, g + 28]
+        values += [min(self._target / 30.0, 1.0), min(max(total, 0) / 30.0, 1.0),
+                   min(state.zeros / 5.0, 1.0), min(state.draws_left / 5.0, 1.0),
+                   min(len(state.queue) / 5.0, 1.0), min(state.turns / 200.0, 1.0)]
+        if total > 20:
+            append(g + 2)
+        append(g + 4 + min(max(state.value, -1), 5) + 1)
+        if state.second_done:
+            append(g + 11)
+        append(g + 13 + _PHASE_INDEX.get(state.phase, 0))
+        if final_turns is not None:
+            append(g + 27)
+            where.append(g + 26)
+            values.append(min(final_turns / 6.0, 1.0))
+        append(g + 29 + min(max(n, 2), 6) - 2)
         if offset:
             ones = [offset + i for i in ones]
             where = [offset + i for i in where]
