@@ -10,7 +10,9 @@ so that other load on a shared machine disturbs the comparison less; best of ``-
   wrapper, as PettingZoo's classic ``env()`` returns), the loop ``env.last()``, choose from
   the mask, ``env.step``;
 * ``ours-batch``: :class:`~kartentisch.rl.batch.BatchStepper` with ``--num-envs`` games,
-  ``step`` with one random legal token per row (stacked observations, masks, rewards);
+  ``step`` with one uniformly random legal token per row, drawn from the stacked masks with
+  a few numpy calls (a batch policy is vectorized; drawing it per row in Python would
+  measure the policy, not the stepper); stacked observations, masks, rewards;
 * ``pz-<name>``: PettingZoo's classic ``leduc_holdem_v4`` and ``texas_holdem_v4`` (the
   rlcard card games PettingZoo 1.27 still ships; ``gin_rummy_v4`` was removed in 1.25), the
   same loop as ``ours-aec``. They need ``rlcard``, installed into ``benchmarks/.venv-pettingzoo`` on
@@ -70,16 +72,20 @@ def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: 
         stepper = BatchStepper(game, num_envs, seed=seed, players=players, copy=False)
         _, masks, _ = stepper.reset()
         rng = np.random.default_rng(seed)
+        row_starts = np.arange(num_envs, dtype=np.int64) * masks.shape[1]
 
         def run(limit: float) -> tuple[int, float]:
             nonlocal masks
             steps = 0
             start = time.process_time()
             while time.process_time() - start < limit:
-                # a random legal token per row: the largest random score among the legal
-                scores = rng.random(masks.shape, dtype=np.float32)
-                scores[masks == 0] = -1.0
-                _, masks, _, _, _ = stepper.step(scores.argmax(axis=1))
+                # a uniformly random legal token per row, vectorized: the k-th allowed
+                # entry of each row's mask for a random k
+                legal = np.flatnonzero(masks)
+                counts = masks.sum(axis=1)
+                starts = np.cumsum(counts) - counts
+                picks = legal[starts + (rng.random(num_envs) * counts).astype(np.int64)]
+                _, masks, _, _, _ = stepper.step(picks - row_starts)
                 steps += num_envs
             return steps, time.process_time() - start
 

@@ -230,3 +230,89 @@ def test_krumme20_encoding_unchanged_when_unknown_sides_are_redealt(players: int
         state.apply_id(ids[rng.randrange(len(ids))])
         step += 1
     assert checked >= 20
+
+
+# ----------------------------------------------------------------------------- fast path
+# The environments encode through ``state_entries`` (the state's fields the seat may know)
+# instead of building the observation; it must give the reference vector bit for bit.
+
+_FAST_CASES = [("krass-kariert", n, {}) for n in (3, 4, 5)] + [
+    ("casino", n, {}) for n in (2, 3, 4)] + [
+    ("krumme20", n, {}) for n in (2, 3, 4, 5, 6)] + [("krumme20", 3, {"peek_own": True})]
+
+
+def _random_states(name: str, players: int, options: dict, games: int, seed: int):
+    """Every position of ``games`` random games (the terminal one included)."""
+    game = load_game(name, players, options)
+    rng = random.Random(seed)
+    for g in range(games):
+        state = game.new_initial_state(seed * 1000 + g)
+        while True:
+            yield game, state
+            if state.is_terminal():
+                break
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+
+
+@pytest.mark.parametrize(("name", "players", "options"), _FAST_CASES)
+def test_fast_path_is_bit_identical_to_the_reference(name: str, players: int,
+                                                     options: dict) -> None:
+    """Every seat's vector from the state equals the encoding of its observation, bit for
+    bit (float32 bytes), at every position of random games; with an offset the entries
+    shift; Casino with a random prefix of the mover's tokens too."""
+    enc = None
+    checked = 0
+    rng = random.Random(players)
+    for n, (game, state) in enumerate(_random_states(name, players, options, 3, players)):
+        enc = enc or encoding_for(game)
+        for seat in range(players):
+            obs = state.observation(seat)
+            prefix: tuple[int, ...] = ()
+            if not enc.single_token and seat == state.current_player and n % 2:
+                ids = state.legal_action_ids()
+                seq = enc.tokens(obs, ids[rng.randrange(len(ids))])
+                prefix = seq[: rng.randrange(len(seq))]
+            ref = enc.encode(obs, prefix)
+            fast = enc.encode_state(state, seat, prefix)
+            assert ref.tobytes() == fast.tobytes(), (name, players, n, seat)
+            if n % 13 == 0:
+                ones, where, values = enc.state_entries(state, seat, prefix, offset=5)
+                rebuilt = np.zeros(enc.obs_size + 5, dtype=np.float32)
+                rebuilt[ones] = 1.0
+                rebuilt[where] = values
+                assert rebuilt[5:].tobytes() == ref.tobytes()
+            checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize(("name", "players", "options"), _FAST_CASES)
+def test_fast_path_unchanged_when_hidden_cards_are_redealt(name: str, players: int,
+                                                          options: dict) -> None:
+    """The leak test on the fast path: a world re-dealt consistently with a seat's knowledge
+    (game.sample_world) gives that seat the same vector, read from the world's state."""
+    checked = 0
+    for n, (game, state) in enumerate(_random_states(name, players, options, 2, 7 + players)):
+        if n % 5 or state.is_terminal():
+            continue
+        enc = encoding_for(game)
+        for seat in range(players):
+            vec = enc.encode_state(state, seat)
+            for k in range(2):
+                world = game.sample_world(state.observation(seat), random.Random(k + n))
+                assert enc.encode_state(world, seat).tobytes() == vec.tobytes(), (n, seat)
+            checked += 1
+    assert checked > 20
+
+
+def test_fast_path_redeal_has_teeth() -> None:
+    """The worlds of the leak test above really differ in what the seat cannot see, and the
+    fast path does see a difference where the seat could (its own hand)."""
+    game = load_game("krass-kariert", 4)
+    state = game.new_initial_state(11)
+    enc = encoding_for(game)
+    worlds = [game.sample_world(state.observation(0), random.Random(k)) for k in range(4)]
+    assert len({tuple(map(tuple, w.hands[1:])) for w in worlds}) > 1
+    other = state.clone()
+    other.hands[0] = list(reversed(other.hands[0]))  # a different own hand order
+    assert enc.encode_state(other, 0).tobytes() != enc.encode_state(state, 0).tobytes()

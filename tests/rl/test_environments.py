@@ -143,14 +143,27 @@ def test_batch_stepper_stacks_rows_and_resets_finished_games() -> None:
     assert finished >= 1 and stepper.games_finished == finished
 
 
-def test_batch_stepper_rows_match_single_tables() -> None:
-    """Row i's arrays are exactly what its table's seat to act sees."""
-    stepper = BatchStepper("krass-kariert", 3, seed=9, players=3)
+@pytest.mark.parametrize(("game", "players"), [("krass-kariert", 3), ("casino", 3),
+                                              ("krumme20", 4)])
+def test_batch_stepper_rows_match_single_tables(game: str, players: int) -> None:
+    """Row i's arrays are exactly what its table's seat to act sees, and that is the
+    reference encoding of the seat's observation with the tokens chosen so far."""
+    stepper = BatchStepper(game, 3, seed=9, players=players)
     obs, masks, current = stepper.reset()
-    for i, table in enumerate(stepper.tables):
-        assert current[i] == table.current_player
-        assert np.array_equal(obs[i], table.observe(table.current_player))
-        assert np.array_equal(masks[i], table.mask(table.current_player))
+    enc = stepper.encoding
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        for i, table in enumerate(stepper.tables):
+            seat = table.current_player
+            assert current[i] == seat
+            assert np.array_equal(obs[i], table.observe(seat))
+            assert np.array_equal(masks[i], table.mask(seat))
+            decision = table.decision
+            reference = enc.encode(table.state.observation(seat), decision.prefix)
+            assert obs[i].tobytes() == reference.tobytes()
+            assert np.flatnonzero(masks[i]).tolist() == decision.next_tokens()
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+        obs, masks, _, _, current = stepper.step(np.array(actions))
 
 
 def test_batch_stepper_is_deterministic_and_refuses_bad_rows() -> None:
@@ -168,6 +181,10 @@ def test_batch_stepper_is_deterministic_and_refuses_bad_rows() -> None:
     _, masks, _ = stepper.reset()
     with pytest.raises(InvalidActionError):
         stepper.step([0])
+    with pytest.raises(InvalidActionError):
+        stepper.step(np.array([0, 4972]))  # a whole array is checked too
+    with pytest.raises(InvalidActionError):
+        stepper.step(np.array([-1, 0]))
     with pytest.raises(IllegalActionError):
         stepper.step_actions([int(np.flatnonzero(masks[0] == 0)[0]), 0])
 

@@ -77,6 +77,12 @@ OBS_SIZE: Final = PREFIX + 336
 FEATURE_SIZE: Final = NUM_TOKENS - 1
 
 
+_TOKENS: dict[int, tuple[int, ...]] = {}
+"""Action id to its tokens (an id names the same action in every Casino game, so the
+sequences are worked out once; the same few thousand ids come up all the time)."""
+_TOKENS_CAP: Final = 200_000
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -108,8 +114,13 @@ class CasinoEncoding(Encoding):
         return "confirm"
 
     def tokens(self, observation: Any, action_id: int) -> tuple[int, ...]:
-        card, code, mask = acts.action_factors(self.game.action_from_id(action_id))
-        return (card, CODE_BASE + code, *(LOOSE_BASE + c for c in _bits(mask)), CONFIRM)
+        found = _TOKENS.get(action_id)
+        if found is None:
+            card, code, mask = acts.action_factors(self.game.action_from_id(action_id))
+            found = (card, CODE_BASE + code, *(LOOSE_BASE + c for c in _bits(mask)), CONFIRM)
+            if len(_TOKENS) < _TOKENS_CAP:
+                _TOKENS[action_id] = found
+        return found
 
     def encode(self, observation: Any, prefix: Sequence[int] = (), out: Vector | None = None
                ) -> Vector:
