@@ -101,23 +101,24 @@ class KartentischAEC(AECEnv):  # type: ignore[misc]
             return
         table = self.table
         table.step(action)
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        # Rewards are zero until the game ends (set once, below), so a step inside the game
+        # has nothing to clear or accumulate.
         self._cumulative_rewards[agent] = 0.0
-        if table.is_over():
+        if table.state.is_terminal():
             returns = table.returns()
             for a in self.agents:
                 self.rewards[a] = returns[self._seat[a]]
                 self.terminations[a] = True
+            self.agent_selection = agent
+            self._deads_step_first()
+            self._accumulate_rewards()
         elif self.max_cycles is not None and table.steps >= self.max_cycles * table.players:
             for a in self.agents:
                 self.truncations[a] = True
-        if table.is_over() or any(self.truncations.values()):
             self.agent_selection = agent
             self._deads_step_first()
         else:
-            self.agent_selection = self.possible_agents[table.current_player]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[table.state.current_player]
         if self.render_mode == "human":
             self.render()
 
@@ -148,6 +149,34 @@ def raw_env(game: str = "krass-kariert", **kwargs: Any) -> KartentischAEC:
     return KartentischAEC(game, **kwargs)
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, the same checks, with the attributes read on
+    every step (``agent_selection``, ``agents``) and ``last`` going straight to the
+    environment once it has been reset, instead of through ``__getattr__`` each time."""
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        selected: str = self.env.agent_selection
+        return selected
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]  # PettingZoo's error
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def env(game: str = "krass-kariert", **kwargs: Any) -> Any:
     """The environment wrapped as PettingZoo's classic environments are (order enforcing)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))
+    return OrderEnforcing(raw_env(game, **kwargs))

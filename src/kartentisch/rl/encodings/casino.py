@@ -249,13 +249,17 @@ class CasinoEncoding(Encoding):
             where += [base + 1, base + 2, base + 3]
             sweeps = sweeps_of[s] if s < len(sweeps_of) else 0
             score = scores[s] if s < len(scores) else 0
-            values += [min(len(hands[s]) / 4.0, 1.0), min(sweeps / 10.0, 1.0),
-                       min(max(score, 0) / 21.0, 1.0)]
+            size = len(hands[s]) / 4.0
+            swept = sweeps / 10.0
+            points = max(score, 0) / 21.0
+            values += [size if size <= 1.0 else 1.0, swept if swept <= 1.0 else 1.0,
+                       points if points <= 1.0 else 1.0]
             if last == s:
                 append(base + 4)
         g = GLOBAL
         where += [g, g + 1]
-        values += [len(state.deck) / 52.0, min(state.pack / 10.0, 1.0)]
+        pack = state.pack / 10.0
+        values += [len(state.deck) / 52.0, pack if pack <= 1.0 else 1.0]
         dealer = state.dealer
         if 0 <= dealer < n:
             append(g + 2 + (dealer - me) % n)

@@ -85,6 +85,9 @@ OBS_SIZE: Final = GLOBAL + 45
 
 _ACT_KINDS: Final = {"combination": 0, "stopp": 1, "nachzieh": 2, "reserve": 3}
 _COPY_LIST: Final = [0] + [DECK_COUNTS[c] for c in range(1, CARDS + 1)]
+_FRACTIONS: Final[list[list[float]]] = [[]] + [[k / _COPY_LIST[c] for k in range(_COPY_LIST[c] + 1)]
+                            for c in range(1, CARDS + 1)]
+"""[card][k]: k / copies of the card in the deck (the fast path looks the fractions up)."""
 
 # Action features.
 F_KIND: Final = 0
@@ -322,16 +325,16 @@ class KrassKariertEncoding(Encoding):
         wappend = where.append
         vappend = values.append
         copy_list = _COPY_LIST
+        fractions = _FRACTIONS
         for c in range(1, CARDS + 1):
-            copies = copy_list[c]
             p = played[c]
             if p:
                 wappend(DISCARD - 1 + c)
-                vappend(p / copies)
-            unseen = copies - p - counts[c]
+                vappend(fractions[c][p])
+            unseen = copy_list[c] - p - counts[c]
             if unseen > 0:
                 wappend(UNSEEN - 1 + c)
-                vappend(unseen / copies)
+                vappend(fractions[c][unseen])
         round_acts = state.round_acts
         chips = state.chips
         in_deal = state.in_deal
@@ -362,8 +365,10 @@ class KrassKariertEncoding(Encoding):
                 ones += _FLAG_CELLS[f][r]
         g = GLOBAL
         where += (g, g + 1, g + 2, g + 8)
-        values += (len(state.draw_pile) / 18.0, min(state.deal / 10.0, 1.0),
-                   min(state.rounds / 60.0, 1.0), state.draws_left / 6.0)
+        deal = state.deal / 10.0
+        rounds = state.rounds / 60.0
+        values += (len(state.draw_pile) / 18.0, deal if deal <= 1.0 else 1.0,
+                   rounds if rounds <= 1.0 else 1.0, state.draws_left / 6.0)
         append(g + 3 if state.phase == "play" else g + 4)
         append(g + 5 + min(state.nachzieh_played, 2))
         best = state.best

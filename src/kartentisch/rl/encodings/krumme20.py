@@ -39,6 +39,7 @@ from typing import Any, Final
 import numpy as np
 
 from kartentisch.games.krumme20.actions import ACTIONS, MAX_HAND, NUM_ACTIONS, format_action
+from kartentisch.games.krumme20.cards import DECK_SIZE
 from kartentisch.games.krumme20.state import PHASES
 from kartentisch.rl.encodings.base import Encoding, Vector
 
@@ -53,6 +54,13 @@ SIDES: Final = SIZES + 3
 SCALARS: Final = SIDES + 24
 OBS_SIZE: Final = SIDES + 126
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+
+# min(k / d, 1.0) for counts k of cards (at most the 54 of the deck), looked up by the fast
+# path: the same floats as computing them, without a call per value
+_BY10: Final = [min(k / 10.0, 1.0) for k in range(DECK_SIZE + 1)]
+_BY20: Final = [min(k / 20.0, 1.0) for k in range(DECK_SIZE + 1)]
+_BY30: Final = [min(k / 30.0, 1.0) for k in range(DECK_SIZE + 1)]
+_BY54: Final = [min(k / 54.0, 1.0) for k in range(DECK_SIZE + 1)]
 
 
 def _card(ones: list[int], base: int, view: Any) -> None:
@@ -205,6 +213,8 @@ class Krumme20Encoding(Encoding):
         fouls = state.fouls
         current = state.current_player
         turn_player = state.turn
+        by10 = _BY10
+        by20 = _BY20
         for r in range(n):
             s = (me + r) % n
             base = HANDS + r * MAX_HAND * CARD
@@ -233,8 +243,10 @@ class Krumme20Encoding(Encoding):
                 if kdown[c] & bit:
                     table_down[back[c]] += 1
             where += [base, base + 1, base + 2, base + 3]
-            values += [min(len(pile) / 20.0, 1.0), min(max(points, 0) / 40.0, 1.0),
-                       min(crosses / 10.0, 1.0), min(fouls[s] / 5.0, 1.0)]
+            p = max(points, 0) / 40.0
+            f = fouls[s] / 5.0
+            values += [by20[len(pile)], p if p <= 1.0 else 1.0, by10[crosses],
+                       f if f <= 1.0 else 1.0]
             if sitting_out[s]:
                 append(base + 4)
             if current == s:
@@ -244,7 +256,7 @@ class Krumme20Encoding(Encoding):
             for k in range(6):
                 if sides[k]:
                     where.append(base + 7 + k)
-                    values.append(min(sides[k] / 10.0, 1.0))
+                    values.append(by10[sides[k]])
             append(base + 13)
         abl_up = [0] * 7
         abl_down = [0] * 7
@@ -270,7 +282,7 @@ class Krumme20Encoding(Encoding):
                 down = back[c] if kdown[c] & bit else 6
                 ones += (base, base + 1 + up, base + 8 + down)
             where.append(SIZES + k)
-            values.append(min(len(pile) / 54.0, 1.0))
+            values.append(_BY54[len(pile)])
         draw = state.draw
         if draw:
             c = draw[-1]
@@ -279,23 +291,23 @@ class Krumme20Encoding(Encoding):
         for k in range(6):
             if abl_up[k]:
                 where.append(SIDES + k)
-                values.append(min(abl_up[k] / 20.0, 1.0))
+                values.append(by20[abl_up[k]])
             if abl_down[k]:
                 where.append(SIDES + 6 + k)
-                values.append(min(abl_down[k] / 20.0, 1.0))
+                values.append(by20[abl_down[k]])
             if table_up[k]:
                 where.append(SIDES + 12 + k)
-                values.append(min(table_up[k] / 30.0, 1.0))
+                values.append(_BY30[table_up[k]])
             if table_down[k]:
                 where.append(SIDES + 18 + k)
-                values.append(min(table_down[k] / 30.0, 1.0))
+                values.append(_BY30[table_down[k]])
         g = SCALARS
         total = state.total
         final_turns = state.final_turns
         where += [g, g + 1, g + 3, g + 12, g + 25, g + 28]
-        values += [min(self._target / 30.0, 1.0), min(max(total, 0) / 30.0, 1.0),
-                   min(state.zeros / 5.0, 1.0), min(state.draws_left / 5.0, 1.0),
-                   min(len(state.queue) / 5.0, 1.0), min(state.turns / 200.0, 1.0)]
+        scalars = [self._target / 30.0, max(total, 0) / 30.0, state.zeros / 5.0,
+                   state.draws_left / 5.0, len(state.queue) / 5.0, state.turns / 200.0]
+        values += [v if v <= 1.0 else 1.0 for v in scalars]
         if total > 20:
             append(g + 2)
         append(g + 4 + min(max(state.value, -1), 5) + 1)
