@@ -47,7 +47,9 @@ def _aec_loop(env: Any, seconds: float, seed: int) -> tuple[int, float]:
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             done = term or trunc
-            env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            # (a boolean view: numpy's nonzero is several times faster on bools than int8)
+            mask = obs["action_mask"].astype(bool, copy=False)
+            env.step(None if done else int(rng.choice(np.flatnonzero(mask))))
             steps += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
@@ -81,8 +83,9 @@ def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: 
             while time.process_time() - start < limit:
                 # a uniformly random legal token per row, vectorized: the k-th allowed
                 # entry of each row's mask for a random k
-                legal = np.flatnonzero(masks)
-                counts = masks.sum(axis=1)
+                allowed = masks.view(bool)
+                legal = np.flatnonzero(allowed)
+                counts = np.count_nonzero(allowed, axis=1)
                 starts = np.cumsum(counts) - counts
                 picks = legal[starts + (rng.random(num_envs) * counts).astype(np.int64)]
                 _, masks, _, _, _ = stepper.step(picks - row_starts)

@@ -316,3 +316,28 @@ def test_fast_path_redeal_has_teeth() -> None:
     other = state.clone()
     other.hands[0] = list(reversed(other.hands[0]))  # a different own hand order
     assert enc.encode_state(other, 0).tobytes() != enc.encode_state(state, 0).tobytes()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_casino_tokens_are_the_action_factors(players: int) -> None:
+    """Casino's token sequence of an id is its factors (card, code, the loose cards of the
+    mask ascending) then confirm, for every legal id along random games, computed afresh
+    and from the encoding's cache alike."""
+    from kartentisch.games.casino import actions as acts
+    from kartentisch.rl.encodings import casino as ce
+
+    checked = 0
+    for n, (game, state) in enumerate(_random_states("casino", players, {}, 2, 40 + players)):
+        if state.is_terminal() or n % 3:
+            continue
+        enc = encoding_for(game)
+        for aid in state.legal_action_ids():
+            card, code, mask = acts.action_factors(game.action_from_id(aid))
+            loose = [c for c in range(52) if mask >> c & 1]
+            expected = (card, ce.CODE_BASE + code, *(ce.LOOSE_BASE + c for c in loose),
+                        ce.CONFIRM)
+            ce._TOKENS.pop(aid, None)
+            assert enc.tokens(None, aid) == expected
+            assert enc.tokens(None, aid) == expected  # now from the cache
+            checked += 1
+    assert checked > 100

@@ -83,15 +83,6 @@ sequences are worked out once; the same few thousand ids come up all the time)."
 _TOKENS_CAP: Final = 200_000
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class CasinoEncoding(Encoding):
     """The Casino encoding described in the module docstring."""
 
@@ -116,8 +107,12 @@ class CasinoEncoding(Encoding):
     def tokens(self, observation: Any, action_id: int) -> tuple[int, ...]:
         found = _TOKENS.get(action_id)
         if found is None:
-            card, code, mask = acts.action_factors(self.game.action_from_id(action_id))
-            found = (card, CODE_BASE + code, *(LOOSE_BASE + c for c in _bits(mask)), CONFIRM)
+            # the factors (card, code, loose cards ascending) of acts.action_factors, read
+            # off the action without packing the loose cards into a mask and out again
+            action = self.game.action_from_id(action_id)
+            loose = () if type(action) is acts.Trail else action.loose
+            found = (action.card, CODE_BASE + acts.action_code(action),
+                     *[LOOSE_BASE + c for c in sorted(loose)], CONFIRM)
             if len(_TOKENS) < _TOKENS_CAP:
                 _TOKENS[action_id] = found
         return found
