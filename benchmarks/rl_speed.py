@@ -8,7 +8,9 @@ so that other load on a shared machine disturbs the comparison less; best of ``-
 
 * ``ours-aec``: ``kartentisch.rl.pettingzoo_env.env(game)`` (PettingZoo's order-enforcing
   wrapper, as PettingZoo's classic ``env()`` returns), the loop ``env.last()``, choose from
-  the mask, ``env.step``;
+  the mask, ``env.step``; the choice is a uniformly random index into the mask's nonzero
+  entries drawn by Python's ``random`` (numpy's ``Generator.choice`` alone took about 45
+  microseconds, more than a step of the environment, and would be measured instead of it);
 * ``ours-batch``: :class:`~kartentisch.rl.batch.BatchStepper` with ``--num-envs`` games,
   ``step`` with one uniformly random legal token per row, drawn from the stacked masks with
   a few numpy calls (a batch policy is vectorized; drawing it per row in Python would
@@ -19,7 +21,12 @@ so that other load on a shared machine disturbs the comparison less; best of ``-
   first use (``pip install pettingzoo rlcard pygame-ce``; ``--no-install`` to use it as it is).
 
 ``python benchmarks/rl_speed.py --seconds 3`` prints a table and ``--json`` writes the
-numbers.
+numbers. ``--breakdown`` says instead where a step's time goes in our environments: the
+game (``Table.step_token``: the token, and on a whole action the rules' transition, the next
+legal ids and the next decision), the encoding (``state_entries``, the fast path), writing
+numpy arrays (the rest of ``observe``, ``mask`` and the batch's ``_write``), and the rest
+(PettingZoo's loop and the random policy; the batch's policy and row loop). Each part is
+timed with ``time.process_time`` around the calls, which adds a little to every part.
 """
 
 from __future__ import annotations
@@ -37,9 +44,11 @@ PZ_VENV = HERE / ".venv-pettingzoo"
 
 
 def _aec_loop(env: Any, seconds: float, seed: int) -> tuple[int, float]:
+    import random
+
     import numpy as np
 
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     env.reset(seed=seed)
     steps = 0
     start = time.process_time()
@@ -47,9 +56,14 @@ def _aec_loop(env: Any, seconds: float, seed: int) -> tuple[int, float]:
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             done = term or trunc
-            # (a boolean view: numpy's nonzero is several times faster on bools than int8)
-            mask = obs["action_mask"].astype(bool, copy=False)
-            env.step(None if done else int(rng.choice(np.flatnonzero(mask))))
+            if done:
+                env.step(None)
+            else:
+                # a uniformly random legal action; numpy's nonzero is several times faster
+                # on booleans than on int8, and numpy's Generator.choice costs more than a
+                # whole step of a small game, so the pick is Python's
+                legal = np.flatnonzero(obs["action_mask"].astype(bool, copy=False))
+                env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
@@ -58,13 +72,16 @@ def _aec_loop(env: Any, seconds: float, seed: int) -> tuple[int, float]:
 
 
 def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: int,
-           seed: int) -> dict[str, Any]:
-    """One measurement in this process."""
+           seed: int, after_warmup: Any = None) -> dict[str, Any]:
+    """One measurement in this process (``after_warmup()`` is called between the warm-up
+    and the measured run)."""
+    hook = after_warmup or (lambda: None)
     if kind == "ours-aec":
         from kartentisch.rl.pettingzoo_env import env as make_env
 
         env = make_env(game, players=players)
         _aec_loop(env, min(1.0, seconds / 3), seed)  # warm the move tables
+        hook()
         steps, elapsed = _aec_loop(env, seconds, seed)
     elif kind == "ours-batch":
         import numpy as np
@@ -93,6 +110,7 @@ def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: 
             return steps, time.process_time() - start
 
         run(min(1.0, seconds / 3))
+        hook()
         steps, elapsed = run(seconds)
     elif kind.startswith("pz-"):
         import importlib
@@ -106,6 +124,67 @@ def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: 
         raise SystemExit(f"unknown kind {kind}")
     return {"kind": kind, "game": game if kind.startswith("ours") else kind[3:],
             "steps": steps, "cpu_seconds": elapsed, "steps_per_second": steps / elapsed}
+
+
+def breakdown(kind: str, game: str, players: int | None, seconds: float, num_envs: int,
+              seed: int) -> dict[str, Any]:
+    """Where the time of a step goes (see the module docstring), in this process."""
+    from kartentisch.rl import batch as batch_module
+    from kartentisch.rl import table as table_module
+    from kartentisch.rl.encodings import encoding_for
+
+    clock = time.process_time
+    spent = {"game": 0.0, "encoding": 0.0, "arrays": 0.0}
+    encoding_cls = type(encoding_for(table_module.Table(game, players).game))
+
+    def timed(cls: Any, name: str, part: str, minus: str | None = None) -> None:
+        inner = getattr(cls, name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            before = clock()
+            inside = spent[minus] if minus else 0.0
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                # time spent in a nested timed part is that part's, not this one's
+                spent[part] += clock() - before - ((spent[minus] - inside) if minus else 0.0)
+
+        setattr(cls, name, wrapper)
+
+    timed(table_module.Table, "step_token", "game")
+    timed(encoding_cls, "state_entries", "encoding")
+    timed(table_module.Table, "observe", "arrays", "encoding")
+    timed(table_module.Table, "mask", "arrays")
+    timed(batch_module.BatchStepper, "_write", "arrays", "encoding")
+    result = worker(kind, game, players, seconds, num_envs, seed,
+                    after_warmup=lambda: spent.update(dict.fromkeys(spent, 0.0)))
+    steps = result["steps"]
+    measured = result["cpu_seconds"]
+    rest = max(measured - sum(spent.values()), 0.0)
+    result["us_per_step"] = {**{k: 1e6 * v / steps for k, v in spent.items()},
+                             "rest": 1e6 * rest / steps, "total": 1e6 * measured / steps}
+    return result
+
+
+def _print_breakdown(args: argparse.Namespace) -> int:
+    players = "-" if args.players is None else str(args.players)
+    results = []
+    print(f"{'environment':>26} {'game':>8} {'encoding':>9} {'arrays':>8} {'rest':>8}"
+          f" {'total':>8}  (CPU microseconds per step)")
+    for game in args.games.split(","):
+        for kind in ("ours-aec", "ours-batch"):
+            out = subprocess.run(
+                [sys.executable, str(Path(__file__)), "--breakdown-worker", kind, game,
+                 players, str(args.seconds), str(args.num_envs), "0"],
+                check=True, capture_output=True, text=True)
+            res: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+            results.append(res)
+            us = res["us_per_step"]
+            print(f"{kind + ' ' + game:>26} {us['game']:>8.1f} {us['encoding']:>9.1f}"
+                  f" {us['arrays']:>8.1f} {us['rest']:>8.1f} {us['total']:>8.1f}", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    return 0
 
 
 def _ensure_pettingzoo_venv(install: bool) -> Path | None:
@@ -140,13 +219,19 @@ def main() -> int:
                              " PettingZoo in 1.25; it runs where an older PettingZoo is"
                              " installed)")
     parser.add_argument("--json", default=None)
+    parser.add_argument("--breakdown", action="store_true",
+                        help="where a step's time goes in our environments (no PettingZoo)")
     parser.add_argument("--worker", nargs=6, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--breakdown-worker", nargs=6, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker:
-        kind, game, players, seconds, num_envs, seed = args.worker
-        print(json.dumps(worker(kind, game, None if players == "-" else int(players),
-                                float(seconds), int(num_envs), int(seed))))
+    if args.worker or args.breakdown_worker:
+        kind, game, players, seconds, num_envs, seed = args.worker or args.breakdown_worker
+        run = worker if args.worker else breakdown
+        print(json.dumps(run(kind, game, None if players == "-" else int(players),
+                             float(seconds), int(num_envs), int(seed))))
         return 0
+    if args.breakdown:
+        return _print_breakdown(args)
     pz_python = _ensure_pettingzoo_venv(not args.no_install)
     jobs: list[tuple[str, str, str]] = []
     for game in args.games.split(","):
