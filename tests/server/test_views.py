@@ -28,7 +28,14 @@ from kartentisch.core.protocol import State
 from kartentisch.core.registry import load_game
 from kartentisch.server.bots import BotPool
 from kartentisch.server.storage import Storage
-from kartentisch.server.tables import Conn, CreateTable, Hub, last_move, update_message
+from kartentisch.server.tables import (
+    Conn,
+    CreateTable,
+    Hub,
+    QueueConn,
+    last_move,
+    update_message,
+)
 
 TRIES = 16
 """Re-deals tried per message until one agrees with the viewer's knowledge."""
@@ -150,3 +157,62 @@ def redealt(game: Any, states: list[State[Any, Any]], movers: list[int], actions
         and viewer == world.current_player, deadline=None)
     message["events_from"] = sent["events_from"]
     return msgspec.json.decode(msgspec.json.encode(message))
+
+
+def test_connections_with_the_same_view_share_one_encoded_message(tmp_path: Path) -> None:
+    """Two watchers and two devices of one seat get byte-identical messages, the same as a
+    connection of their own would get; the mover's echo stays its own."""
+
+    async def play() -> tuple[list[list[bytes]], list[dict[str, Any]]]:
+        hub = Hub(Storage(f"sqlite:///{tmp_path / 'share.sqlite3'}"), BotPool(0))
+        await hub.start()
+        try:
+            made = await hub.create(CreateTable(game="krumme20", players=2,
+                                                options={"turn_limit": 12}), "http://test/")
+            tokens = [s["token"] for s in made["seats"]]
+            watch = made["watch"]["token"]
+            conns = [QueueConn() for _ in range(5)]
+            recorder = Recorder()
+            for conn, token in [(conns[0], tokens[0]), (conns[1], tokens[0]),
+                                (conns[2], tokens[1]), (conns[3], watch), (conns[4], watch),
+                                (recorder, watch)]:
+                await hub.handle(conn, json.dumps({"v": 1, "type": "hello", "token": token}))
+            table = hub.tables[made["table"]]
+            rng = random.Random(3)
+            while not table.finished:
+                mover = conns[0] if table.state.current_player == 0 else conns[2]
+                aid = rng.choice(table.state.legal_action_ids())
+                await hub.handle(mover, json.dumps({"v": 1, "type": "move", "ref": 7,
+                                                    "move": table.moves, "action": aid}))
+            out = []
+            for conn in conns:
+                frames = []
+                while not conn.outbox.empty():
+                    frame = conn.outbox.get_nowait()
+                    assert frame is not None
+                    frames.append(frame)
+                out.append(frames)
+            return out, recorder.messages
+        finally:
+            await hub.stop()
+
+    everything, recorded = asyncio.run(play())
+    # The moves' updates (the welcomes and seat lists differ by when each one joined).
+    frames = [[f for f in conn if b'"type":"update"' in f and b'"full":false' in f]
+              for conn in everything]
+    decoded = [[msgspec.json.decode(f) for f in conn] for conn in frames]
+    assert frames[3] == frames[4]  # both watchers: the very same bytes
+    assert decoded[3] == [m for m in recorded if m["type"] == "update" and not m["full"]]
+    assert not any("ref" in m for m in decoded[3])
+    seat0, twin = decoded[0], decoded[1]
+    assert len(seat0) == len(twin)
+    echoed = 0
+    for mine, other in zip(seat0, twin, strict=True):
+        if "ref" in mine:  # the mover's own update echoes ref; the twin's does not
+            echoed += 1
+            assert {k: v for k, v in mine.items() if k != "ref"} == other
+        else:
+            assert mine == other
+    assert echoed > 5
+    assert [m["move"] for m in decoded[2] if m["type"] == "update"][-1] == \
+        [m["move"] for m in seat0 if m["type"] == "update"][-1]

@@ -81,6 +81,15 @@ class Conn:
         """Send ``message`` (in order, without waiting)."""
         raise NotImplementedError
 
+    def push_encoded(self, message: JSON, data: bytes) -> None:
+        """Send ``message``, already encoded as ``data`` (shared by several connections
+        that get the same message, so it is encoded once)."""
+        self.push(message)
+
+
+ENCODER: Final = msgspec.json.Encoder()
+"""The one JSON encoder of every outgoing message (reused: no set-up per message)."""
+
 
 class QueueConn(Conn):
     """A connection whose messages wait, encoded, in a bounded queue for a sender task.
@@ -102,7 +111,16 @@ class QueueConn(Conn):
             self.overflowed = True
             self.outbox.put_nowait(None)
             return
-        self.outbox.put_nowait(msgspec.json.encode(message))
+        self.outbox.put_nowait(ENCODER.encode(message))
+
+    def push_encoded(self, message: JSON, data: bytes) -> None:
+        if self.overflowed:
+            return
+        if self.outbox.qsize() >= self.limit:
+            self.overflowed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(data)
 
 
 # ---------------------------------------------------------------- what a client is told
@@ -125,8 +143,13 @@ class LastMove:
 
 
 def last_move(game: Game[Any, Any, Any], before: State[Any, Any], move: int, seat: Seat,
-              aid: int, by: str) -> LastMove:
-    """The :class:`LastMove` for action ``aid`` about to be applied to ``before``."""
+              aid: int, by: str, legal: list[JSON] | None = None) -> LastMove:
+    """The :class:`LastMove` for action ``aid`` about to be applied to ``before``
+    (``legal``: ``before``'s legal moves with their notation, when already built)."""
+    if legal is not None:
+        for entry in legal:
+            if entry["id"] == aid:
+                return LastMove(move, seat, by, entry)
     text = game.format_action(game.action_from_id(aid), before)
     return LastMove(move, seat, by, {"id": aid, "text": text})
 
@@ -190,6 +213,23 @@ class LiveTable:
         """The move number a bot task is working on."""
         self.broken = False
         self.options_text = json.dumps(row.options, sort_keys=True)
+        self._legal: tuple[int, list[JSON]] | None = None
+        """The legal moves with their notation at move number ``[0]`` (built once)."""
+
+    def legal(self) -> list[JSON]:
+        """The legal moves of the seat to move, with their notation, built once per
+        position (every update to the acting seat, sync and rejoin share the list)."""
+        cached = self._legal
+        if cached is not None and cached[0] == self.moves:
+            return cached[1]
+        legal = legal_moves(self.game, self.state)
+        self._legal = (self.moves, legal)
+        return legal
+
+    def legal_if_built(self) -> list[JSON] | None:
+        """The current position's legal moves if :meth:`legal` has built them already."""
+        cached = self._legal
+        return cached[1] if cached is not None and cached[0] == self.moves else None
 
     @property
     def finished(self) -> bool:
@@ -220,27 +260,44 @@ class LiveTable:
                 "status": "finished" if self.finished else "playing", "move": self.moves,
                 "seats": self.seats_json()}
 
-    def update_for(self, conn: Conn, *, full: bool = False,
-                   legal: list[JSON] | None = None) -> JSON:
+    def update_for(self, conn: Conn, *, full: bool = False) -> JSON:
         """The update for ``conn`` from its cursor on (which then moves to the end)."""
         cursor = 0 if full else conn.cursor
+        acting = self.acting(conn.seat)
         message = update_message(
             self.id, self.game, self.state, moves=self.moves, viewer=conn.seat, cursor=cursor,
-            acting=self.acting(conn.seat), last=self.last, deadline=self.deadline, full=full,
-            legal=legal)
+            acting=acting, last=self.last, deadline=self.deadline, full=full,
+            legal=self.legal() if acting else None)
         conn.cursor = len(self.state.events)
         return message
 
     def broadcast(self, *, mover: Conn | None = None, ref: int | None = None) -> None:
-        """Send every connection its update; ``mover`` gets ``ref`` echoed."""
-        legal: list[JSON] | None = None
-        if not self.finished and self.acting(self.state.current_player):
-            legal = legal_moves(self.game, self.state)
+        """Send every connection its update; ``mover`` gets ``ref`` echoed.
+
+        Connections that get the same message (watchers, or two devices of one seat, that
+        were sent the same events so far) share one message, built and encoded once."""
+        events = len(self.state.events)
+        shared: dict[tuple[Seat | None, int], tuple[JSON, list[Conn]]] = {}
         for conn in list(self.conns):
-            message = self.update_for(conn, legal=legal)
             if conn is mover and ref is not None:
+                message = self.update_for(conn)
                 message["ref"] = ref
-            conn.push(message)
+                conn.push(message)
+                continue
+            key = (conn.seat, conn.cursor)
+            group = shared.get(key)
+            if group is None:
+                shared[key] = (self.update_for(conn), [conn])
+            else:
+                group[1].append(conn)
+                conn.cursor = events
+        for message, conns in shared.values():
+            if len(conns) == 1:
+                conns[0].push(message)
+            else:
+                data = ENCODER.encode(message)
+                for conn in conns:
+                    conn.push_encoded(message, data)
 
     def tell_all(self, message: JSON) -> None:
         for conn in list(self.conns):
@@ -374,7 +431,8 @@ class Hub:
         """Apply a move read from the database (made here earlier or by another process)."""
         if move.move_no != table.moves:
             raise RuntimeError(f"table {table.id}: move {move.move_no} where {table.moves} is due")
-        last = last_move(table.game, table.state, move.move_no, move.seat, move.action, move.by)
+        last = last_move(table.game, table.state, move.move_no, move.seat, move.action, move.by,
+                         table.legal_if_built())
         table.state.apply_id(move.action, seat=move.seat)
         table.moves += 1
         table.last = last
