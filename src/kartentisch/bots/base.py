@@ -23,9 +23,16 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Plays a uniformly random legal action."""
+    """Plays a uniformly random legal action.
+
+    It never looks at the observation, so it declares ``needs_observation = False``: the
+    match driver (:mod:`kartentisch.match`) then passes ``None`` and the legal action *ids*,
+    and the bot returns an id. Given the actions instead it returns an action; both pick
+    the same position in the list, so a seed plays the same game either way.
+    """
 
     name = "random"
+    needs_observation = False
 
     def __init__(self, game: Any = None, seed: int = 0):
         self.rng = random.Random(seed)
