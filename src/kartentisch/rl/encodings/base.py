@@ -137,6 +137,11 @@ class Encoding(ABC):
         return str(token)
 
 
+_NO_NEXT: dict[tuple[int, ...], list[int]] = {}
+_NO_SEQUENCES: list[tuple[int, ...]] = []
+_NO_BY_SEQUENCE: dict[tuple[int, ...], int] = {}
+
+
 class Decision:
     """One seat's choice of a game action, token by token.
 
@@ -155,11 +160,13 @@ class Decision:
         self.observation = observation
         self.legal_ids = tuple(legal_ids)
         self.prefix: list[int] = []
-        self._next: dict[tuple[int, ...], list[int]] = {}
         if encoding.single_token:
-            self._sequences: list[tuple[int, ...]] = []
-            self._by_sequence: dict[tuple[int, ...], int] = {}
+            # never read for single tokens: shared empty stand-ins, nothing to allocate
+            self._next: dict[tuple[int, ...], list[int]] = _NO_NEXT
+            self._sequences: list[tuple[int, ...]] = _NO_SEQUENCES
+            self._by_sequence: dict[tuple[int, ...], int] = _NO_BY_SEQUENCE
         else:
+            self._next = {}
             self._by_sequence = {encoding.tokens(observation, a): a for a in self.legal_ids}
             self._sequences = list(self._by_sequence)
 
