@@ -17,14 +17,17 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from kartentisch.bots import list_bots, make_bot
 from kartentisch.core.protocol import Game
 from kartentisch.core.registry import load_game
 
 log = logging.getLogger("kartentisch.server")
+
+T = TypeVar("T")
 
 SEARCH_BOTS: Final = ("ismcts", "pimc")
 """Bots whose strength is a thinking time."""
@@ -104,6 +107,13 @@ class BotPool:
         if self._pool is None:
             return await loop.run_in_executor(None, call)
         return await loop.run_in_executor(self._pool, call)
+
+    async def run(self, function: Callable[..., T], /, *args: Any) -> T:
+        """``function(*args)`` computed off the event loop: in a worker process (so both
+        must pickle), or in a thread when the pool has no workers. The page's hint search
+        runs here, beside the bots, so it never stalls the tables."""
+        call = functools.partial(function, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     def warm_up(self) -> None:
         """Start the workers now (without waiting for them) rather than at the first bot

@@ -56,6 +56,7 @@ tables_t = sa.Table(
     sa.Column("returns", sa.Text, nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Index("kt_tables_status", "status", "created_at"),
 )
 seats_t = sa.Table(
@@ -66,6 +67,7 @@ seats_t = sa.Table(
     sa.Column("bot", sa.String(40), nullable=True),
     sa.Column("strength", sa.Integer, nullable=True),
     sa.Column("left", sa.Boolean, nullable=False),
+    sa.Column("open", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 links_t = sa.Table(
     "kt_links", metadata,
@@ -120,6 +122,9 @@ class SeatRow:
     strength: int | None = None
     left: bool = False
     """A human who left: the table's stand-in bot plays the seat until they take it back."""
+    open: bool = False
+    """An invitation seat open to anyone in the lobby that nobody has claimed yet (it has
+    no link until :meth:`Storage.claim_seat` makes one)."""
 
 
 @dataclass(slots=True)
@@ -140,6 +145,8 @@ class TableRow:
     returns: list[float] | None = None
     created_at: float = field(default_factory=time.time)
     seats: list[SeatRow] = field(default_factory=list)
+    hints: bool = True
+    """Whether the page offers the hint button at this table (and the server gives hints)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,10 +334,11 @@ class Storage:
         conn.execute(tables_t.insert().values(
             id=row.id, game=row.game, players=row.players, options=json.dumps(row.options),
             seed=row.seed, clock=row.clock, listed=row.listed, stand_in=row.stand_in,
-            watch=row.watch, status=row.status, returns=None, created_at=row.created_at))
+            watch=row.watch, status=row.status, returns=None, created_at=row.created_at,
+            hints=row.hints))
         conn.execute(seats_t.insert(), [
             {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-             "strength": s.strength, "left": s.left} for s in row.seats])
+             "strength": s.strength, "left": s.left, "open": s.open} for s in row.seats])
         if links:
             conn.execute(links_t.insert(), [
                 {"token_hash": token_hash(token), "table_id": row.id, "seat": seat}
@@ -390,6 +398,48 @@ class Storage:
                 links_t.c.table_id == table_id, links_t.c.seat.is_(None))).first()
         return None if found is None else str(found.token_hash)
 
+    def open_seats(self, table_ids: Sequence[str]) -> dict[str, list[int]]:
+        """The unclaimed open seats of each of ``table_ids`` (tables without any left out),
+        read from the database, so a seat claimed through another process is not listed."""
+        if not table_ids:
+            return {}
+        found: dict[str, list[int]] = {}
+        with self._read() as conn:
+            rows = conn.execute(
+                sa.select(seats_t.c.table_id, seats_t.c.seat)
+                .where(seats_t.c.table_id.in_(list(table_ids)), seats_t.c.open == sa.true())
+                .order_by(seats_t.c.table_id, seats_t.c.seat))
+            for r in rows:
+                found.setdefault(r.table_id, []).append(r.seat)
+        return found
+
+    def claim_seat(self, table_id: str, token: str, seat: int | None = None) -> int | None:
+        """Claim an open seat of ``table_id`` (``seat``, or the lowest open one) for the
+        link ``token``: the seat stops being open and the token's hash becomes its link, in
+        one transaction. Returns the seat, or None when no (such) seat is open any more.
+
+        The claim is a conditional ``UPDATE ... WHERE open`` per candidate seat: the database
+        serialises concurrent claims of one seat (SQLite's single writer, PostgreSQL's row
+        lock and re-check), so of two clients racing for the last seat exactly one gets it.
+        (The candidates are read first; the update checks ``open`` again under the write
+        lock, so a stale read only costs a try.)"""
+        candidates = [seat] if seat is not None else None
+        with self.engine.begin() as conn:
+            if candidates is None:
+                candidates = [r.seat for r in conn.execute(
+                    sa.select(seats_t.c.seat).where(seats_t.c.table_id == table_id,
+                                                    seats_t.c.open == sa.true())
+                    .order_by(seats_t.c.seat))]
+            for candidate in candidates:
+                done = conn.execute(seats_t.update().where(
+                    seats_t.c.table_id == table_id, seats_t.c.seat == candidate,
+                    seats_t.c.open == sa.true()).values(open=False))
+                if done.rowcount == 1:
+                    conn.execute(links_t.insert().values(
+                        token_hash=token_hash(token), table_id=table_id, seat=candidate))
+                    return candidate
+        return None
+
     @staticmethod
     def _table_row(m: Any) -> TableRow:
         return TableRow(
@@ -397,13 +447,14 @@ class Storage:
             seed=int(m["seed"]), clock=m["clock"], listed=bool(m["listed"]),
             stand_in=m["stand_in"], watch=m["watch"], status=m["status"],
             returns=None if m["returns"] is None else json.loads(m["returns"]),
-            created_at=m["created_at"])
+            created_at=m["created_at"], hints=bool(m["hints"]))
 
     @staticmethod
     def _seats(conn: Connection, table_id: str) -> list[SeatRow]:
         rows = conn.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id)
                             .order_by(seats_t.c.seat))
-        return [SeatRow(r.seat, r.kind, r.bot, r.strength, bool(r.left)) for r in rows]
+        return [SeatRow(r.seat, r.kind, r.bot, r.strength, bool(r.left), bool(r.open))
+                for r in rows]
 
     @staticmethod
     def _moves(conn: Connection, table_id: str, start: int) -> list[MoveRow]:

@@ -250,13 +250,14 @@ class LiveTable:
         """The public facts about every seat (connected: to this server process)."""
         present = {c.seat for c in self.conns if c.seat is not None}
         return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "strength": s.strength,
-                 "left": s.left, "connected": s.seat in present} for s in self.row.seats]
+                 "left": s.left, "open": s.open, "connected": s.seat in present}
+                for s in self.row.seats]
 
     def info(self) -> JSON:
         """The table's public description (the lobby's and the welcome message's)."""
         return {"id": self.id, "game": self.row.game, "title": self.game.spec.title,
                 "players": self.row.players, "options": self.row.options,
-                "clock": self.row.clock, "stand_in": self.row.stand_in,
+                "clock": self.row.clock, "stand_in": self.row.stand_in, "hints": self.row.hints,
                 "status": "finished" if self.finished else "playing", "move": self.moves,
                 "seats": self.seats_json()}
 
@@ -315,6 +316,9 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     kind: str = HUMAN
     bot: str | None = None
     strength: int | None = None
+    open: bool = False
+    """A human seat anyone in the lobby may claim (listed tables only): it gets no link at
+    creation; the first claim makes one (see ``POST /api/web/tables/{id}/claim``)."""
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -327,6 +331,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     seats: list[SeatSpec] | None = None
     clock: float | None = None
     listed: bool = True
+    hints: bool = True
+    """Whether the page offers the ismcts bot's hint at this table (stored with it)."""
 
 
 def new_id() -> str:
@@ -449,8 +455,11 @@ class Hub:
         seats: list[SeatRow] = []
         known = list_bots(name)
         for index, spec in enumerate(specs):
+            if spec.open and (spec.kind != HUMAN or not request.listed):
+                raise refuse("lobby.bad_request",
+                             detail=f"seat {index}: only a human seat at a listed table is open")
             if spec.kind == HUMAN and spec.bot is None and spec.strength is None:
-                seats.append(SeatRow(index, HUMAN))
+                seats.append(SeatRow(index, HUMAN, open=spec.open))
             elif spec.kind == BOT and spec.bot in known:
                 strength = spec.strength
                 if strength is not None and (type(strength) is not int
@@ -469,13 +478,15 @@ class Hub:
         row = TableRow(id=new_id(), game=name, players=game.players,
                        options=game.options_json(), seed=secrets.randbelow(SEED_MAX + 1),
                        clock=clock, listed=request.listed, stand_in=stand_in_bot(name),
-                       seats=seats)
+                       seats=seats, hints=request.hints)
         links: dict[str, int | None] = {}
         answer_seats: list[JSON] = []
         for seat in seats:
             entry: JSON = {"seat": seat.seat, "kind": seat.kind, "bot": seat.bot,
                            "strength": seat.strength}
-            if seat.kind == HUMAN:
+            if seat.open:
+                entry["open"] = True  # no link yet: whoever claims the seat gets one
+            elif seat.kind == HUMAN:
                 token = new_token()
                 links[token] = seat.seat
                 entry.update(token=token, link=f"{base_url}#seat={token}")
@@ -489,6 +500,7 @@ class Hub:
         self._schedule(live)
         log.info("table %s created: %s, %d players", row.id, name, row.players)
         return {"v": PROTOCOL_VERSION, "table": row.id, "seats": answer_seats,
+                "hints": row.hints,
                 "watch": {"token": watch, "link": f"{base_url}#watch={watch}"}}
 
     # ------------------------------------------------------------------ messages

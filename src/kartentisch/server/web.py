@@ -51,7 +51,7 @@ from kartentisch.server.protocol import (
     error_message,
     refuse,
 )
-from kartentisch.server.tables import CreateTable, Hub, LiveTable
+from kartentisch.server.tables import CreateTable, Hub, LiveTable, new_token
 
 JSON = dict[str, Any]
 
@@ -65,6 +65,7 @@ WEB_REASONS: Final = Reasons(
     {
         "web.hints_off": N_("hints are switched off at this table"),
         "web.hint_not_your_turn": N_("a hint is given to the player whose turn it is"),
+        "web.no_open_seat": N_("no seat of table {table} is open any more"),
         "web.bad_view": N_(
             "a replay is watched from a seat (0 to {last}), as a watcher or with all hands"
             " open, not from {value}"
@@ -478,10 +479,17 @@ def catalogue(language: str) -> JSON:
 
 # ---------------------------------------------------------------- requests
 class WebCreate(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """``POST /api/web/tables``: the table as ``POST /api/tables`` takes it, and hints."""
+    """``POST /api/web/tables``: the table as ``POST /api/tables`` takes it (its ``hints``
+    says whether the hint button is offered; ``hints`` here, when given, overrides it)."""
 
     table: CreateTable
-    hints: bool = True
+    hints: bool | None = None
+
+
+class ClaimRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/web/tables/{id}/claim``: take an open seat (``seat``, or any)."""
+
+    seat: int | None = None
 
 
 class TokenRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -517,7 +525,8 @@ def _decode(body: bytes, kind: type[Any]) -> Any:
 
 def _error(error: KartentischError, status: int = 400) -> JSONResponse:
     status = {"lobby.unknown_table": 404, "lobby.not_finished": 409,
-              "lobby.too_large": 413}.get(error.code, status)
+              "lobby.too_large": 413, "web.hints_off": 403,
+              "web.no_open_seat": 409}.get(error.code, status)
     return JSONResponse(error_message(error), status_code=status)
 
 
@@ -641,9 +650,6 @@ def replay_frames(record: GameRecord, view: Seat | str | None) -> JSON:
 # ---------------------------------------------------------------- routes
 def web_routes(hub: Hub) -> list[Route]:
     """The routes above, on ``hub``'s tables (``create_app`` adds them)."""
-    hints_off: set[str] = set()
-    """Tables created without hints (kept in memory: after a restart hints are offered)."""
-
     async def seat_of(token: str) -> tuple[LiveTable, Seat | None]:
         found = await asyncio.to_thread(hub.storage.resolve_link, token)
         table = None if found is None else await hub.table(found[0])
@@ -665,18 +671,56 @@ def web_routes(hub: Hub) -> list[Route]:
     async def create_route(request: Request) -> Response:
         try:
             wanted: WebCreate = _decode(await _body(request), WebCreate)
-            answer = await hub.create(wanted.table, str(request.base_url))
+            table = wanted.table
+            if wanted.hints is not None:
+                table = msgspec.structs.replace(table, hints=wanted.hints)
+            answer = await hub.create(table, str(request.base_url))
         except KartentischError as error:
             return _error(error)
-        if not wanted.hints:
-            hints_off.add(answer["table"])
-        answer["hints"] = wanted.hints
         return JSONResponse(answer, status_code=201)
 
     async def settings_route(request: Request) -> Response:
         table_id = request.path_params["table_id"]
+        table = await hub.table(table_id)
+        if table is None:
+            return _error(refuse("lobby.unknown_table", table=table_id))
         return JSONResponse({"v": PROTOCOL_VERSION, "table": table_id,
-                             "hints": table_id not in hints_off})
+                             "hints": table.row.hints})
+
+    async def lobby_route(_request: Request) -> Response:
+        tables = await hub.summaries()
+        open_seats = await asyncio.to_thread(hub.storage.open_seats,
+                                             [t["id"] for t in tables])
+        for table in tables:
+            mine = open_seats.get(table["id"], [])
+            table["open_seats"] = mine
+            for seat in table["seats"]:
+                seat["open"] = seat["seat"] in mine
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": tables})
+
+    async def claim_route(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        try:
+            body = await _body(request)
+            wanted: ClaimRequest = _decode(body or b"{}", ClaimRequest)
+            table = await hub.table(table_id)
+            if table is None:
+                raise refuse("lobby.unknown_table", table=table_id)
+            if table.finished or not table.row.listed:
+                raise _refuse_web("web.no_open_seat", table=table_id)
+            token = new_token()
+            seat = await asyncio.to_thread(hub.storage.claim_seat, table_id, token,
+                                           wanted.seat)
+            if seat is None:
+                raise _refuse_web("web.no_open_seat", table=table_id)
+        except KartentischError as error:
+            return _error(error)
+        table.row.seats[seat].open = False
+        table.tell_all({"v": PROTOCOL_VERSION, "type": "seats", "table": table.id,
+                        "seats": table.seats_json()})
+        return JSONResponse({"v": PROTOCOL_VERSION, "table": table_id, "seat": seat,
+                             "token": token, "link": f"{request.base_url}#seat={token}"},
+                            status_code=201)
 
     async def explain_route(request: Request) -> Response:
         try:
@@ -702,7 +746,7 @@ def web_routes(hub: Hub) -> list[Route]:
         try:
             wanted: TokenRequest = _decode(await _body(request), TokenRequest)
             table, seat = await seat_of(wanted.token)
-            if table.id in hints_off:
+            if not table.row.hints:
                 raise _refuse_web("web.hints_off")
             if seat is None or not table.acting(seat):
                 raise _refuse_web("web.hint_not_your_turn")
@@ -711,12 +755,9 @@ def web_routes(hub: Hub) -> list[Route]:
             observation = state.observation(seat)
             legal = state.legal_actions()
             seed = derive_seed(table.row.seed, "hint", seat, moves, int(time.time()))
-            call = functools.partial(compute_hint, table.row.game, table.row.players,
-                                     table.options_text, seed, observation, legal,
-                                     HINT_SECONDS)
-            executor = getattr(hub.pool, "_pool", None)
-            aid, chance, worlds = await asyncio.get_running_loop().run_in_executor(
-                executor, call)
+            aid, chance, worlds = await hub.pool.run(
+                compute_hint, table.row.game, table.row.players, table.options_text, seed,
+                observation, legal, HINT_SECONDS)
         except KartentischError as error:
             return _error(error)
         text = table.game.format_action(table.game.action_from_id(aid), state)
@@ -751,6 +792,8 @@ def web_routes(hub: Hub) -> list[Route]:
         Route("/api/web/games", games_route),
         Route("/api/web/tables", create_route, methods=["POST"]),
         Route("/api/web/tables/{table_id}", settings_route),
+        Route("/api/web/tables/{table_id}/claim", claim_route, methods=["POST"]),
+        Route("/api/web/lobby", lobby_route),
         Route("/api/web/explain", explain_route, methods=["POST"]),
         Route("/api/web/hint", hint_route, methods=["POST"]),
         Route("/api/web/replay/{table_id}", replay_table_route),
