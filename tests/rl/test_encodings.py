@@ -341,3 +341,21 @@ def test_casino_tokens_are_the_action_factors(players: int) -> None:
             assert enc.tokens(None, aid) == expected  # now from the cache
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize(("name", "players"), [("krass-kariert", 3), ("krass-kariert", 4),
+                                               ("krass-kariert", 5), ("krumme20", 3)])
+def test_write_rows_is_bit_identical_to_the_reference(name: str, players: int) -> None:
+    """Many rows at once (Krass Kariert's vectorized path; Krumme20 the default row by row)
+    give each row the reference vector of its state and seat, any seat, bit for bit."""
+    rng = random.Random(players)
+    states, seats = [], []
+    for _game, state in _random_states(name, players, {}, 2, 60 + players):
+        states.append(state.clone())
+        seats.append(rng.randrange(players))
+    enc = encoding_for(load_game(name, players))
+    out = np.zeros((len(states), enc.obs_size), dtype=np.float32)
+    enc.write_rows(states, seats, out)
+    for row, (state, seat) in enumerate(zip(states, seats, strict=True)):
+        assert out[row].tobytes() == enc.encode(state.observation(seat)).tobytes(), row
+    assert len(states) > 100

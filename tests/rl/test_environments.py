@@ -143,7 +143,8 @@ def test_batch_stepper_stacks_rows_and_resets_finished_games() -> None:
     assert finished >= 1 and stepper.games_finished == finished
 
 
-@pytest.mark.parametrize(("game", "players"), [("krass-kariert", 3), ("casino", 3),
+@pytest.mark.parametrize(("game", "players"), [("krass-kariert", 3), ("krass-kariert", 4),
+                                              ("krass-kariert", 5), ("casino", 3),
                                               ("krumme20", 4)])
 def test_batch_stepper_rows_match_single_tables(game: str, players: int) -> None:
     """Row i's arrays are exactly what its table's seat to act sees, and that is the

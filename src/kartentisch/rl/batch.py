@@ -127,22 +127,27 @@ class BatchStepper:
         n_where: list[int] = []
         n_allowed: list[int] = []
         current: list[int] = []
+        vectorized = self.encoding.writes_rows
         for table in self.tables:
             decision = table.decision
             assert decision is not None  # finished games were replaced
-            o, w, v = table.acting_entries()
-            ones += o
-            where += w
-            values += v
-            n_ones.append(len(o))
-            n_where.append(len(w))
+            if not vectorized:
+                o, w, v = table.acting_entries()
+                ones += o
+                where += w
+                values += v
+                n_ones.append(len(o))
+                n_where.append(len(w))
             tokens = decision.allowed_tokens()
             allowed += tokens
             n_allowed.append(len(tokens))
             current.append(table.state.current_player)
-        width = self._row_starts
-        obs.put(np.add(ones, np.repeat(width, n_ones)), 1.0)
-        obs.put(np.add(where, np.repeat(width, n_where)), values)
+        if vectorized:  # single-token encodings only: no prefix to add
+            self.encoding.write_rows([t.state for t in self.tables], current, obs)
+        else:
+            width = self._row_starts
+            obs.put(np.add(ones, np.repeat(width, n_ones)), 1.0)
+            obs.put(np.add(where, np.repeat(width, n_where)), values)
         masks.put(np.add(allowed, np.repeat(self._mask_starts, n_allowed)), 1)
         self._current[:] = current
 

@@ -59,6 +59,9 @@ class Encoding(ABC):
     """Length of :meth:`action_features`' vector."""
     single_token: bool = False
     """Whether every action is exactly one token, the token being the game's action id."""
+    writes_rows: bool = False
+    """Whether :meth:`write_rows` is a vectorized fast path (the batch stepper uses it for
+    rows without a token prefix)."""
     tokens_need_observation: bool = True
     """Whether :meth:`tokens` reads its observation (if not, a :class:`Decision` may be
     built without one, which the environments' fast path does)."""
@@ -91,6 +94,19 @@ class Encoding(ABC):
         from the state's fields that ``seat`` may know without building the observation.
         This default builds the observation; the games' encodings override it."""
         return self.entries(state.observation(seat), prefix, offset)
+
+    def write_rows(self, states: Sequence[Any], seats: Sequence[int],
+                   out: npt.NDArray[np.float32]) -> None:
+        """Row ``i`` of ``out`` (zero on entry) becomes ``encode_state(states[i],
+        seats[i])``. This default encodes row by row; an encoding with ``writes_rows``
+        builds all rows with numpy at once."""
+        flat = out.reshape(-1)
+        width = self.obs_size
+        for i, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            ones, where, values = self.state_entries(state, seat, (), i * width)
+            flat.put(ones, 1.0)
+            if where:
+                flat.put(where, values)
 
     def prefix_cells(self, prefix: Sequence[int]) -> list[int]:
         """The cells (holding 1) that the tokens ``prefix`` add to the deciding seat's

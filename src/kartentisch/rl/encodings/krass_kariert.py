@@ -130,6 +130,20 @@ _FLAG_CELLS: Final = [[[SEAT_INFO + r * SEAT_STRIDE + k for k in range(4, 10)
                       for flags in range(256)]
 """[flags][relative seat]: the cells of a seat's round flags (fast path): bit 2 in the
 round, 3 acted, 4 leads, 5 holds the best combination, 6 to move, 7 lost."""
+_FLAG_BITS: Final = np.arange(2, 8)
+"""The round flags' bits, in the order of their cells (the batch fast path)."""
+_COPIES: Final = np.array(_COPY_LIST[1:], dtype=np.int64)
+"""Copies of each card in the deck, as an array (the batch fast path)."""
+
+
+def _hidden_grid(n: int) -> npt.NDArray[np.int64]:
+    """[relative seat - 1, position]: the hidden cell of each position of the other hands
+    (the batch fast path)."""
+    return np.array([[OTHERS + (r - 1) * OTHER_STRIDE + i * (CARDS + 1) + CARDS
+                      for i in range(MAX_HAND)] for r in range(1, n)], dtype=np.int64
+                    ).reshape(n - 1, MAX_HAND)
+
+
 _OWN_CELLS: Final = [[OWN + i * CARDS + c - 1 for c in range(CARDS + 1)]
                      for i in range(MAX_HAND)]
 """[position][card]: the own-hand cell (fast path)."""
@@ -146,6 +160,7 @@ class KrassKariertEncoding(Encoding):
     """The Krass Kariert encoding described in the module docstring."""
 
     single_token = True
+    writes_rows = True
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
@@ -384,6 +399,146 @@ class KrassKariertEncoding(Encoding):
             ones = [offset + i for i in ones]
             where = [offset + i for i in where]
         return ones, where, values
+
+    def write_rows(self, states: Sequence[Any], seats: Sequence[int],
+                   out: npt.NDArray[np.float32]) -> None:
+        """The fast path for many rows at once: row ``i`` of ``out`` (zero on entry) becomes
+        ``encode_state(states[i], seats[i])``, bit for bit. Each row's fields are gathered
+        in Python (about 60 ints, what the seat may know, as :meth:`state_entries` reads)
+        and the vectors are built with numpy for all rows together: the batch stepper's
+        rows cost a third of encoding them one by one."""
+        rows = len(states)
+        n = self._players
+        width = OBS_SIZE
+        flat = out.reshape(-1)
+        own_cards: list[int] = []
+        own_len: list[int] = []
+        sizes_all: list[int] = []
+        extra_rows: list[int] = []  # (row, card) pairs of other cards the seat locates
+        extra_cards: list[int] = []
+        disc_cards: list[int] = []
+        disc_len: list[int] = []
+        chips_all: list[int] = []
+        in_deal_all: list[bool] = []
+        flags_all: list[int] = []
+        scalars: list[int] = []  # seven per row
+        sparse: list[int] = []  # flat indices holding 1: reserves, round acts, drawn card
+        hidden_fix: list[int] = []  # hidden cells of positions known after all
+        rotations = self._rotations
+        for i, (state, me) in enumerate(zip(states, seats, strict=True)):
+            base = i * width
+            hands = state.hands
+            known = state.known
+            hand = hands[me]
+            own_cards += hand
+            own_len.append(len(hand))
+            sizes_all += [len(k) for k in known]
+            rotation = rotations[me]
+            for r, s in rotation[1:]:
+                kn = known[s]
+                if True not in kn:
+                    continue
+                h = hands[s]
+                cell = base + OTHERS + (r - 1) * OTHER_STRIDE
+                for pos, k in enumerate(kn):
+                    if k:
+                        c = h[pos]
+                        hidden_fix.append(cell + pos * (CARDS + 1) + CARDS)
+                        sparse.append(cell + pos * (CARDS + 1) + c - 1)
+                        extra_rows.append(i)
+                        extra_cards.append(c)
+            reserves = state.reserves
+            for r, s in rotation:
+                cell = base + RESERVES + r * 2 * CARDS - 1
+                for c in reserves[s]:
+                    sparse.append(cell + c)
+                    extra_rows.append(i)
+                    extra_cards.append(c)
+                    cell += CARDS
+            if state.round_winner == me and state.pending is not None:
+                pending = state.pending
+                extra_rows.append(i)
+                extra_cards.append(pending)
+                sparse.append(base + GLOBAL + 27 + pending - 1)
+            discard = state.discard
+            disc_cards += discard
+            disc_len.append(len(discard))
+            chips_all += state.chips
+            in_deal_all += state.in_deal
+            flags = [0] * n
+            for s in state.participants:
+                flags[s] = 4
+            for act in state.round_acts:
+                flags[act.seat] |= 8
+                sparse.append(base + ROUND + ((act.seat - me) % n) * 4 + _ACT_KINDS[act.kind])
+            flags[state.leader] |= 16
+            if state.best_seat >= 0:
+                flags[state.best_seat] |= 32
+            current = state.current_player
+            if current >= 0:
+                flags[current] |= 64
+            for s in state.losers:
+                flags[s] |= 128
+            flags_all += flags
+            scalars += (len(state.draw_pile), state.deal, state.rounds, state.draws_left,
+                        state.phase == "play", state.nachzieh_played, state.best)
+        index = np.arange(rows)
+        starts = index * width
+        # own hand: position-by-card one-hot in the hand's order
+        lengths = np.array(own_len)
+        cards = np.array(own_cards, dtype=np.int64)
+        owner = np.repeat(index, lengths)
+        position = np.arange(len(cards)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        flat[owner * width + OWN + position * CARDS + cards - 1] = 1.0
+        # other hands: every position hidden, then the known ones moved to their card
+        seat_of = (np.asarray(seats)[:, None] + np.arange(n)) % n  # [row, relative seat]
+        sizes = np.array(sizes_all).reshape(rows, n)[index[:, None], seat_of]
+        slots = _hidden_grid(n)  # [relative seat - 1, position]
+        filled = np.arange(MAX_HAND) < sizes[:, 1:, None]
+        flat[(starts[:, None, None] + slots[None])[filled]] = 1.0
+        if hidden_fix:
+            flat[hidden_fix] = 0.0
+        if sparse:
+            flat[sparse] = 1.0
+        # the Ablagestapel and the cards nobody located, as fractions of the copies
+        counts = np.bincount(owner * (CARDS + 1) + cards, minlength=rows * (CARDS + 1))
+        if extra_cards:
+            counts += np.bincount(np.array(extra_rows) * (CARDS + 1) + np.array(extra_cards),
+                                  minlength=rows * (CARDS + 1))
+        disc_lengths = np.array(disc_len)
+        played = np.bincount(np.repeat(index, disc_lengths) * (CARDS + 1)
+                             + np.array(disc_cards, dtype=np.int64),
+                             minlength=rows * (CARDS + 1)).reshape(rows, CARDS + 1)[:, 1:]
+        counts = counts.reshape(rows, CARDS + 1)[:, 1:]
+        copies = _COPIES
+        out[:, DISCARD:DISCARD + CARDS] = played / copies
+        unseen = copies - played - counts
+        out[:, UNSEEN:UNSEEN + CARDS] = np.where(unseen > 0, unseen, 0) / copies
+        # per seat, relative to the viewer
+        block = np.empty((rows, n, SEAT_STRIDE))
+        block[:, :, 0] = 1.0
+        block[:, :, 1] = np.array(chips_all).reshape(rows, n)[index[:, None], seat_of] / 3.0
+        block[:, :, 2] = np.array(in_deal_all).reshape(rows, n)[index[:, None], seat_of]
+        block[:, :, 3] = sizes / MAX_HAND
+        flags_rel = np.array(flags_all).reshape(rows, n)[index[:, None], seat_of]
+        block[:, :, 4:] = (flags_rel[:, :, None] >> _FLAG_BITS) & 1
+        out[:, SEAT_INFO:SEAT_INFO + n * SEAT_STRIDE] = block.reshape(rows, n * SEAT_STRIDE)
+        # the deal, the round and the phase
+        table = np.array(scalars, dtype=np.int64).reshape(rows, 7)
+        g = GLOBAL
+        out[:, g] = table[:, 0] / 18.0
+        out[:, g + 1] = np.minimum(table[:, 1] / 10.0, 1.0)
+        out[:, g + 2] = np.minimum(table[:, 2] / 60.0, 1.0)
+        out[:, g + 8] = table[:, 3] / 6.0
+        out[index, g + 4 - table[:, 4]] = 1.0
+        out[index, g + 5 + np.minimum(table[:, 5], 2)] = 1.0
+        best = table[:, 6]
+        none = best == NO_COMBINATION
+        out[index[none], g + 9] = 1.0
+        some = index[~none]
+        out[some, g + 10 + best[~none] // 16] = 1.0
+        out[some, g + 15 + best[~none] % 16 - 1] = 1.0
+        out[:, g + 42 + n - 3] = 1.0
 
     def action_features(self, observation: Any, action_id: int) -> Vector:
         row: Vector = self.features(observation, (action_id,))[0]
