@@ -17,6 +17,9 @@ Details of this implementation:
   Kariert, a game of many deals) gives each decision the outcome of its deal instead: -1 for
   each player who gave up a chip, the others sharing those losses as the game's returns do;
   the last deal's outcome is the game's return. Shorter horizons, less noise.
+  ``pack`` (the default for Casino) gives each decision the points its side made in its
+  pack less the mean of the other sides' points, divided by 11 (the points a pack holds
+  besides sweeps): a dense signal that points the same way as winning the game.
 * A ring buffer (float16) of the latest ``--buffer`` samples; one Adam step on a batch of
   ``--batch`` samples per ``--batch // 2`` new samples, so each sample is used about twice.
 * Every ``--eval-minutes`` the network is exported to ``<out>/<game>.npz`` (numpy weights, see
@@ -294,7 +297,8 @@ class Trainer:
                                                                for _ in rows]
         pending_feat: list[list[list[np.ndarray[Any, Any]]]] = [[[] for _ in range(n)]
                                                                 for _ in rows]
-        deal_of = [t.state.deal if hasattr(t.state, "deal") else 0 for t in stepper.tables]
+        deal_of = [0 if args.target == "pack" else getattr(t.state, "deal", 0)
+                   for t in stepper.tables]
         chips_of = [list(getattr(t.state, "chips", [])) for t in stepper.tables]
         budget = args.minutes * 60
         last_eval = self.progress.seconds
@@ -402,16 +406,20 @@ class Trainer:
                 pending_obs[i][seat].append(obs[j])
                 pending_feat[i][seat].append(feats[j][pick])
                 start += k
+        before = [t.state for t in tables] if self.args.target == "pack" else []
         rewards, dones = stepper.step_actions(chosen)
         n = game.players
         deal_target = self.args.target == "deal"
         for i, table in enumerate(tables):
+            if before and len(before[i].pack_results) > deal_of[i]:
+                deal_of[i] = len(before[i].pack_results)
+                self._flush(pending_obs[i], pending_feat[i], self._pack_targets(before[i]))
             if dones[i]:
                 self._flush(pending_obs[i], pending_feat[i], [float(r) for r in rewards[i]])
                 self.progress.games += 1
                 ctrl[i] = self._controllers()
                 bots[i] = {}
-                deal_of[i] = getattr(table.state, "deal", 0)
+                deal_of[i] = 0 if before else getattr(table.state, "deal", 0)
                 chips_of[i] = list(getattr(table.state, "chips", []))
             elif deal_target and table.state.deal != deal_of[i]:
                 chips = table.state.chips
@@ -423,6 +431,18 @@ class Trainer:
                 deal_of[i] = table.state.deal
                 chips_of[i] = list(chips)
         self._learn()
+
+    def _pack_targets(self, state: Any) -> list[float]:
+        """The ``pack`` target of each seat for the pack ``state`` has just scored."""
+        game: Any = self.game  # a Casino game: side_of pairs partners
+        points = state.pack_results[-1]["total"]
+        sides = len(points)
+        targets = []
+        for seat in range(game.players):
+            mine = points[game.side_of(seat)]
+            others = (sum(points) - mine) / (sides - 1)
+            targets.append((mine - others) / 11.0)
+        return targets
 
     def _flush(self, pending_obs: list[list[Any]], pending_feat: list[list[Any]],
                targets: list[float]) -> None:
@@ -450,9 +470,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--buffer", type=int, default=65536)
     parser.add_argument("--hidden", type=int, nargs=2, default=[256, 128])
     parser.add_argument("--opponents", default="learner:0.6,random:0.2,heuristic:0.2")
-    parser.add_argument("--target", choices=("game", "deal"), default=None,
-                        help="the return each decision learns (default: deal where the game"
-                             " has deals, else game)")
+    parser.add_argument("--target", choices=("game", "deal", "pack"), default=None,
+                        help="the return each decision learns (default: deal for Krass"
+                             " Kariert, pack for Casino, else game)")
     parser.add_argument("--eval-minutes", type=float, default=5.0)
     parser.add_argument("--eval-games", type=int, default=40)
     parser.add_argument("--threads", type=int, default=1)
@@ -461,7 +481,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is None:
         args.out = f"runs/{args.game}"
     if args.target is None:
-        args.target = "deal" if args.game == "krass-kariert" else "game"
+        args.target = {"krass-kariert": "deal", "casino": "pack"}.get(args.game, "game")
+    if args.target == "pack" and args.game != "casino":
+        raise SystemExit("--target pack is for Casino only")
     random.seed(args.seed)
     trainer = Trainer(args)
     trainer.run()
