@@ -32,6 +32,12 @@ def english() -> Iterator[None]:
     set_language("en")
 
 
+@pytest.fixture(autouse=True)
+def data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games played without --save are kept in a test folder, never the user's."""
+    monkeypatch.setenv("KARTENTISCH_DATA_DIR", str(tmp_path / "data"))
+
+
 def first_human_state(seed: int) -> object:
     """The position when the human in seat 0 first moves (seat 1 leads; heuristic bot)."""
     game = load_game("casino", 2)

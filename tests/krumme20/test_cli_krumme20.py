@@ -5,6 +5,7 @@ from __future__ import annotations
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -18,6 +19,12 @@ from kartentisch.locale import set_language
 
 runner = CliRunner()
 ENGLISH = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "en_GB.UTF-8"}
+
+
+@pytest.fixture(autouse=True)
+def data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games played without --save are kept in a test folder, never the user's."""
+    monkeypatch.setenv("KARTENTISCH_DATA_DIR", str(tmp_path / "data"))
 
 
 def seed_where_seat0_starts() -> int:

@@ -33,8 +33,15 @@ from kartentisch.cli.arguments import (
     use_language,
     whole_number,
 )
+from kartentisch.cli.messages import format_number
 from kartentisch.cli.presenters import load_presenter
-from kartentisch.cli.session import HUMAN, play_session
+from kartentisch.cli.session import (
+    HUMAN,
+    SaveError,
+    SessionResult,
+    check_save_path,
+    play_session,
+)
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.options import describe_options
 from kartentisch.core.records import GameRecord
@@ -152,6 +159,7 @@ def play(
     if chosen_seed is None:
         chosen_seed = secrets.randbelow(SEED_MAX + 1)
     seed_value = chosen_seed
+    record_path = _prepare_save(save, name, seed_value)
     if watch:
         heading = _("{game} · seed {seed} · watching").format(game=the_game.spec.title,
                                                                seed=seed_value)
@@ -168,25 +176,121 @@ def play(
     read_line = console.input
     result = play_session(game_name=name, game=the_game, seed=seed_value, seats=seats,
                           presenter=presenter, console=console, read_line=read_line,
-                          save=save,
+                          save=record_path, resume_hint=_resume_command(record_path),
                           delay=delay if delay is not None else 0.4 * console.is_terminal)
-    if not result.finished:
+    _finish(result)
+
+
+def _prepare_save(save: Path | None, game: str, seed: int) -> Path:
+    """The record's path, checked before the first move: ``save`` or a new file in the
+    data directory (see :mod:`kartentisch.cli.saves`); fails with exit status 2."""
+    from kartentisch.cli import saves
+
+    if save is not None:
+        try:
+            check_save_path(save)
+        except SaveError as error:
+            fail(str(error))
+        return save
+    try:
+        path = saves.new_game_path(game, seed)
+        check_save_path(path)
+    except OSError as error:
+        fail(_("Cannot save the record to {path}: {error}").format(
+            path=saves.games_directory(), error=error.strerror or error))
+    except SaveError as error:
+        fail(str(error))
+    return path
+
+
+def _resume_command(path: Path) -> str:
+    """The command that continues the game saved in ``path``."""
+    import shlex
+
+    from kartentisch.cli.saves import is_in_games_directory
+
+    if is_in_games_directory(path):
+        return "kartentisch resume"
+    return f"kartentisch resume {shlex.quote(str(path))}"
+
+
+def _finish(result: SessionResult) -> None:
+    """End the command by how the game ended: 0 finished, 1 stopped or a failed save,
+    128 + the signal's number when a signal stopped it (as a shell reports it)."""
+    if result.signal is not None:
+        raise typer.Exit(128 + result.signal)
+    if result.save_failed or not result.finished:
         raise typer.Exit(1)
 
 
-@app.command("resume", help=_("Continue a saved, unfinished game."))
+def _choose_saved_game(console: Console, number: int | None) -> Path:
+    """An unfinished game from the data directory: listed and asked for (or ``number``)."""
+    from kartentisch.cli.saves import games_directory, unfinished_games
+
+    found = unfinished_games()
+    if not found:
+        console.print(escape(_("No unfinished games in {folder}.").format(
+            folder=games_directory())))
+        raise typer.Exit(0)
+    if number is not None:
+        if not 1 <= number <= len(found):
+            fail(_("There is no unfinished game {number}; there are {count}.").format(
+                number=number, count=len(found)))
+        return found[number - 1].path
+    table = Table(title=_("Unfinished games"), title_justify="left")
+    table.add_column(_("No."), justify="right")
+    table.add_column(_("Game"))
+    table.add_column(_("Saved"))
+    table.add_column(_("Seats"))
+    table.add_column(_("Moves"), justify="right")
+    for position, saved in enumerate(found, start=1):
+        record = saved.record
+        table.add_row(str(position), game_class(record.game).spec.title,
+                      saved.modified.strftime("%Y-%m-%d %H:%M"),
+                      ", ".join(_("you") if kind == HUMAN else kind for kind in record.seats),
+                      format_number(len(record.actions)))
+    console.print(table)
+    while True:
+        try:
+            answer = console.input(_("Which game? Number (Enter: 1, q: none): ")).strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            raise typer.Exit(1) from None
+        if answer.lower() in {"q", "quit", "exit", "beenden"}:
+            raise typer.Exit(1)
+        chosen = 1 if not answer else (int(answer) if answer.isdigit() and len(answer) < 6
+                                       else 0)
+        if 1 <= chosen <= len(found):
+            return found[chosen - 1].path
+        console.print("[red]" + escape(_("Type a number from 1 to {count}.").format(
+            count=len(found))) + "[/]")
+
+
+@app.command("resume", help=_("Continue a saved, unfinished game (without FILE: choose one "
+                              "of the games saved in your data directory)."))
 def resume(
-    file: Annotated[Path, typer.Argument(help=_("A game record (JSON) saved by play."))],
+    file: Annotated[Path | None, typer.Argument(
+        help=_("A game record (JSON) saved by play (default: choose from a list)."))] = None,
     save: Annotated[Path | None, typer.Option(
         help=_("Save the record here (default: back into FILE)."))] = None,
+    seat: Annotated[str | None, typer.Option(
+        metavar="SEAT", help=_("Take this seat instead (its bot takes your old one)."))]
+    = None,
+    game_number: Annotated[str | None, typer.Option(
+        "--game", metavar="N", help=_("Without FILE: continue the N-th unfinished game of "
+                                      "the list."))] = None,
     delay: Annotated[float | None, typer.Option(
         help=_("Seconds to pause after each bot move (default: 0.4 in a terminal, else 0)."))]
     = None,
     lang: LangOption = None,
 ) -> None:
-    """Continue a saved, unfinished game with the same seats."""
+    """Continue a saved, unfinished game."""
     use_language(lang)
     console = _console()
+    seat_number = None if seat is None else whole_number(seat, "--seat")
+    number = None if game_number is None else whole_number(game_number, "--game", low=1)
+    if file is None:
+        file = _choose_saved_game(console, number)
     record = _load_record(file)
     presenter = load_presenter(record.game)
     try:
@@ -197,6 +301,14 @@ def resume(
     if state.is_terminal():
         fail(_("This game is already over; use replay to see it."))
     seats = list(record.seats)
+    if seat_number is not None:
+        if not 0 <= seat_number < the_game.players:
+            fail(_("Seat {seat} does not exist; seats are 0 to {last}.").format(
+                seat=seat_number, last=the_game.players - 1))
+        if len(seats) == the_game.players and seats[seat_number] != HUMAN:
+            if HUMAN in seats:
+                seats[seats.index(HUMAN)] = seats[seat_number]
+            seats[seat_number] = HUMAN
     if len(seats) != record.players or seats.count(HUMAN) != 1:
         fail(_("The record must name one human seat and a bot for every other seat."))
     for spec in dict.fromkeys(seats):
@@ -206,17 +318,22 @@ def resume(
             problem = _("A bot could not be loaded; try --bots random.")
         if problem is not None:
             fail(problem)
+    target = save or file
+    try:
+        check_save_path(target)
+    except SaveError as error:
+        fail(str(error))
     console.print("[bold]" + escape(_("{game} · seed {seed} · you sit in seat {seat}").format(
         game=the_game.spec.title, seed=record.seed, seat=seats.index(HUMAN))) + "[/]")
     console.print(escape(_("Continuing after move {count}.").format(count=len(record.actions))))
     _enable_line_editing()
     result = play_session(game_name=record.game, game=the_game, seed=record.seed, seats=seats,
                           presenter=presenter, console=console,
-                          read_line=console.input, save=save or file, state=state,
+                          read_line=console.input, save=target, state=state,
                           events_from=max(0, len(state.events) - 8),
+                          resume_hint=_resume_command(target),
                           delay=delay if delay is not None else 0.4 * console.is_terminal)
-    if not result.finished:
-        raise typer.Exit(1)
+    _finish(result)
 
 
 @app.command("replay", help=_("Show a recorded game move by move."))

@@ -7,9 +7,13 @@ game), so tests can play whole games by answering prompts.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -173,6 +177,107 @@ class SessionResult:
     finished: bool
     """False when the human quit or the input ended before the game was over."""
     record_path: Path | None = None
+    save_failed: bool = False
+    """True when a save failed (the game stopped there; the file holds the last good save)."""
+    signal: int | None = None
+    """The signal (SIGTERM, SIGHUP) that stopped the game, if one did."""
+
+
+class SaveError(KartentischError):
+    """The record cannot be written where the player asked; the message is translated."""
+
+
+def check_save_path(path: Path) -> None:
+    """Refuse a record path that cannot work, before the first move (a translated
+    :class:`SaveError`): a missing folder, a directory, something that is not a regular
+    file (``/dev/full``, a pipe), or a place where a file cannot be written."""
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise SaveError(_("Cannot save the record to {path}: it is a folder.").format(
+            path=path))
+    if path.exists() and not path.is_file():
+        raise SaveError(_("Cannot save the record to {path}: it is not a regular file.")
+                        .format(path=path))
+    if not parent.is_dir():
+        raise SaveError(_("Cannot save the record to {path}: the folder {folder} does not "
+                          "exist.").format(path=path, folder=parent))
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists()
+                                                    and not os.access(path, os.W_OK)):
+        raise SaveError(_("Cannot save the record to {path}: no permission to write "
+                          "there.").format(path=path))
+
+
+class RecordWriter:
+    """Writes the game's record after every move, atomically (temporary file, ``fsync``,
+    rename: :func:`kartentisch.core.records.write_atomically`), so that a closed terminal,
+    a signal or a crash loses no move saved before; a failed write leaves the last good
+    file as it was."""
+
+    def __init__(self, path: Path, game_name: str, seats: Sequence[str]):
+        self.path = path
+        self.game_name = game_name
+        self.seats = list(seats)
+        self._actions: list[str] = []
+        self.saved_moves = -1
+        """How many moves the file on disk holds (-1: nothing written yet)."""
+
+    def write(self, state: State[Any, Any]) -> None:
+        """Save ``state``'s record; raises ``OSError`` when the write fails."""
+        game = state.game
+        history = state.history
+        del self._actions[len(history):]
+        self._actions.extend(game.format_action(a) for a in history[len(self._actions):])
+        record = GameRecord(game=self.game_name, players=game.players, seed=state.seed,
+                            options=game.options_json(), actions=list(self._actions),
+                            seats=list(self.seats),
+                            returns=list(state.returns()) if state.is_terminal() else None)
+        record.save(self.path)
+        self.saved_moves = len(history)
+
+
+class SaveFailed(Exception):
+    """A save after a move failed; the game stops so that no unsaved move is played."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error)
+        self.error = error
+
+
+class Stopped(Exception):
+    """A signal (SIGTERM, SIGHUP) asked the program to end."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP raise :class:`Stopped` (in the main thread only),
+    so the game ends through the same path as ``quit``; the handlers are restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, _frame: object) -> None:
+        raise Stopped(signum)
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            previous[number] = signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, old in previous.items():
+            signal.signal(number, old)
+
+
+def _print_safely(console: Console, *objects: Any) -> None:
+    """Print, ignoring a terminal that is gone (after SIGHUP writes fail with EIO)."""
+    with contextlib.suppress(OSError, ValueError):
+        console.print(*objects)
 
 
 def make_bots(game: Game[Any, Any, Any], seats: Sequence[str], seed: int) -> dict[Seat, Bot]:
@@ -186,15 +291,21 @@ def make_bots(game: Game[Any, Any, Any], seats: Sequence[str], seed: int) -> dic
 def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats: Sequence[str],
                  presenter: Presenter, console: Console, read_line: ReadLine,
                  save: Path | None = None, delay: float = 0.0,
-                 state: State[Any, Any] | None = None, events_from: int = 0
-                 ) -> SessionResult:
+                 state: State[Any, Any] | None = None, events_from: int = 0,
+                 resume_hint: str | None = None) -> SessionResult:
     """Play one game in the terminal; ``seats`` holds ``"human"`` once and bot names elsewhere.
 
-    The table and events are shown as the human's seat sees them. The record is saved to
-    ``save`` at the end, also when the game was abandoned. ``state`` continues a game
-    already begun with ``seed`` (by default a new one starts); then only its events from
-    index ``events_from`` on are shown.
+    The table and events are shown as the human's seat sees them. With ``save`` the record
+    is written before the first move and after every move (see :class:`RecordWriter`); a
+    failed save stops the game (``save_failed``), the file keeping the last good record.
+    ``state`` continues a game already begun with ``seed`` (by default a new one starts);
+    then only its events from index ``events_from`` on are shown. ``resume_hint`` is the
+    command that continues the game, shown when it stops early.
+
+    The moves are played by :func:`kartentisch.match.play_match` (the one match driver).
     """
+    from kartentisch.match import play_match
+
     human_seat = list(seats).index(HUMAN) if HUMAN in seats else None
     names = seat_names(seats, human_seat)
     bots = make_bots(game, seats, seed)
@@ -202,51 +313,67 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
         state = game.new_initial_state(seed)
     human = (HumanPlayer(human_seat, game, presenter, console, read_line, names)
              if human_seat is not None else None)
+    writer = RecordWriter(save, game_name, seats) if save is not None else None
     seen = events_from
-    finished = False
+    result = SessionResult(state, False)
+    current = state
 
     def show_events() -> None:
         nonlocal seen
-        for event in state.events_for(human_seat, seen):
+        for event in current.events_for(human_seat, seen):
             line = presenter.describe_event(event, viewer=human_seat, names=names)
             if line is not None:
                 console.print(line)
-        seen = len(state.events)
+        seen = len(current.events)
 
+    def after_move(moved: State[Any, Any], seat: Seat, _action: Any) -> None:
+        if writer is not None:
+            try:
+                writer.write(moved)
+            except OSError as error:
+                raise SaveFailed(error) from error
+        show_events()
+        if delay > 0 and seat != human_seat and not moved.is_terminal():
+            time.sleep(delay)
+
+    choosers = [human if seat == human_seat else bots[seat] for seat in range(game.players)]
     try:
-        while True:
-            show_events()
-            if state.is_terminal():
-                finished = True
-                break
-            seat = state.current_player
-            if human is not None and seat == human_seat:
-                action = human.choose(state)
+        with stop_on_signals():
+            if writer is not None:
                 try:
-                    state.apply(action)
-                except KartentischError as error:  # parse_action vouched for it; be safe
-                    console.print("[red]" + escape(describe_error(
-                        error, presenter.localize_param)) + "[/]")
-                continue
-            action = bots[seat].act(state.observation(seat), state.legal_actions())
-            state.apply(action)
-            if delay > 0:
-                time.sleep(delay)
-    except (QuitGame, KeyboardInterrupt):
-        console.print()
-        console.print(_("The game was stopped before its end."))
-    result = SessionResult(state, finished)
-    if finished:
-        show_result(state, names, presenter, console, human_seat)
-    if save is not None:
-        try:
-            GameRecord.from_state(game_name, state, seats).save(save)
-        except OSError as error:
-            console.print("[red]" + escape(_("Cannot save the record to {path}: {error}").format(
-                path=save, error=error.strerror)) + "[/]")
+                    writer.write(state)
+                except OSError as error:
+                    raise SaveFailed(error) from error
+            show_events()
+            play_match(game, seed, choosers, state=state, on_move=after_move,
+                       labels=list(seats))
+            result.finished = True
+    except SaveFailed as failure:
+        result.save_failed = True
+        assert save is not None and writer is not None
+        _print_safely(console, "[red]" + escape(
+            _("Cannot save the record to {path}: {error}").format(
+                path=save, error=failure.error.strerror or failure.error)) + "[/]")
+        if writer.saved_moves >= 0:
+            _print_safely(console, escape(_(
+                "The game stops here. {path} keeps the game up to move {count}.").format(
+                path=save, count=writer.saved_moves)))
         else:
-            result.record_path = save
-            console.print(_("Record saved to {path}").format(path=escape(str(save))))
+            _print_safely(console, escape(_("The game stops here; nothing was saved.")))
+    except (QuitGame, KeyboardInterrupt, Stopped) as stop:
+        if isinstance(stop, Stopped):
+            result.signal = stop.signum
+        _print_safely(console)
+        _print_safely(console, _("The game was stopped before its end."))
+    if result.finished:
+        show_result(state, names, presenter, console, human_seat)
+    if writer is not None and writer.saved_moves >= 0:
+        result.record_path = save
+        if not result.save_failed:
+            _print_safely(console, _("Record saved to {path}").format(path=escape(str(save))))
+        if not result.finished and resume_hint and writer.saved_moves > 0:
+            _print_safely(console, escape(_("To continue this game later: {command}").format(
+                command=resume_hint)))
     return result
 
 
@@ -292,7 +419,10 @@ __all__ = [
     "HUMAN",
     "HumanPlayer",
     "QuitGame",
+    "RecordWriter",
+    "SaveError",
     "SessionResult",
+    "check_save_path",
     "check_seats",
     "derive_seed",
     "losers",
