@@ -7,6 +7,9 @@ import re
 from typing import Any
 
 TIMEOUT = 15_000
+POLL = 25
+"""Milliseconds between checks of a waited-for condition (polling on every animation frame
+keeps the renderer busy painting frames)."""
 
 
 def table_state(page: Any) -> dict[str, str]:
@@ -35,18 +38,52 @@ def legal_moves(page: Any) -> list[str]:
     return moves
 
 
-FAST = {"on": False}
-"""When on, clicks are dispatched straight to the element (the same click event and
-handler, without Playwright's pointer simulation and its waiting for the element to be
-still): the whole-game loops use it to stay quick; every other test clicks for real."""
+FAST: dict[str, Any] = {"on": False, "steps": None}
+"""When on, a move's clicks are collected (``steps``) and then dispatched to their elements
+in one call to the page (the same click events and handlers, without Playwright's pointer
+simulation, its waiting for the element to be still, and a round trip per click): the
+whole-game loops use it to stay quick; every other test clicks for real."""
+
+_CLICK_STEPS = """(steps) => {
+  // steps: [[selector, ...alternatives], optional]; click the first present alternative
+  for (let i = 0; i < steps.length; i++) {
+    const [choices, optional] = steps[i];
+    const el = choices.map((s) => document.querySelector(s)).find((e) => e);
+    if (!el) { if (optional) continue; return i; }
+    el.click();
+  }
+  return steps.length;
+}"""
 
 
-def click(page: Any, selector: str) -> None:
-    target = page.locator(selector).first
-    if FAST["on"]:
-        target.dispatch_event("click", timeout=TIMEOUT)
-    else:
+def click(page: Any, selector: str, *, otherwise: str | None = None,
+          optional: bool = False) -> None:
+    """Click ``selector`` (if absent: ``otherwise``, or nothing when ``optional``)."""
+    steps = FAST["steps"]
+    if steps is not None:
+        steps.append(([selector] if otherwise is None else [selector, otherwise], optional))
+        return
+    choices = [selector] if otherwise is None else [selector, otherwise]
+    for choice in choices:
+        target = page.locator(choice).first
+        last = choice is choices[-1]
+        if not last and not target.count():
+            continue
+        if optional and not target.count():
+            return
         target.click(timeout=TIMEOUT)
+        return
+
+
+def run_clicks(page: Any, steps: list[tuple[list[str], bool]]) -> None:
+    """Dispatch the collected clicks in one call; if an element is not there yet (the page
+    still renders), the rest are clicked one by one, each waiting for its element."""
+    done = page.evaluate(_CLICK_STEPS, steps)
+    for choices, optional in steps[done:]:
+        if optional and not any(page.locator(c).count() for c in choices):
+            continue
+        selector = next((c for c in choices if page.locator(c).count()), choices[0])
+        page.locator(selector).first.dispatch_event("click", timeout=TIMEOUT)
 
 
 def play_kk(page: Any, text: str) -> None:
@@ -56,10 +93,8 @@ def play_kk(page: Any, text: str) -> None:
         first, last = int(m.group(1)), int(m.group(2) or m.group(1))
         for index in range(first, last + 1):
             click(page, f".kk-hand button.card[data-index='{index}']")
-        if page.locator(".x-choice").count():
-            click(page, f".x-choice button[data-move='{text}']")
-        else:
-            click(page, "#play")
+        # the X value when the page asks for it, else the play button
+        click(page, f".x-choice button[data-move='{text}']", otherwise="#play")
     elif m := re.fullmatch(r"r(\d)@(\d+)", text):
         click(page, f"button[data-reserve='{m.group(1)}']")
         click(page, f".slot[data-slot='{m.group(2)}']")
@@ -98,8 +133,7 @@ def play_k20(page: Any, text: str, seat: int) -> None:
         click(page, f".k20-actions button[data-move='{text}']")
         return
     click(page, target)
-    if page.locator(f".choice button[data-move='{text}']").count():
-        click(page, f".choice button[data-move='{text}']")
+    click(page, f".choice button[data-move='{text}']", optional=True)
 
 
 def choose(game: str, moves: list[str]) -> str:
@@ -114,33 +148,98 @@ def choose(game: str, moves: list[str]) -> str:
     return moves[0]
 
 
-def play_one(page: Any, game: str, seat: int) -> str:
-    """Make one move by clicks (the page must be at this seat's turn); returns its text."""
-    before = table_state(page)["move"]
-    moves = legal_moves(page)
-    assert moves, "the page shows no allowed move on its turn"
-    text = choose(game, moves)
+def clicks_for(page: Any, game: str, text: str, seat: int) -> None:
+    """The clicks of move ``text`` (made, or collected when FAST is on)."""
     if game == "krass-kariert":
         play_kk(page, text)
     elif game == "casino":
         play_casino(page, text)
     else:
         play_k20(page, text, seat)
+
+
+def play_one(page: Any, game: str, seat: int, *, before: str | None = None,
+             moves: list[str] | None = None) -> str:
+    """Make one move by clicks (the page must be at this seat's turn); returns its text.
+    ``before`` and ``moves``: the move number and allowed moves, when already read."""
+    if before is None:
+        before = table_state(page)["move"]
+    if moves is None:
+        moves = legal_moves(page)
+    assert moves, "the page shows no allowed move on its turn"
+    text = choose(game, moves)
+    if FAST["on"]:
+        FAST["steps"] = []
+        try:
+            clicks_for(page, game, text, seat)
+            steps = FAST["steps"]
+        finally:
+            FAST["steps"] = None
+        run_clicks(page, steps)
+    else:
+        clicks_for(page, game, text, seat)
     page.wait_for_function(
         "(b) => document.querySelector('section.table-view').dataset.move !== b",
         arg=before, timeout=TIMEOUT)
     return text
 
 
+_TURN_OR_END = """(after) => {
+  const s = document.querySelector('section.table-view');
+  if (!s || s.dataset.move === after) return false;
+  if (s.dataset.status === 'finished') return {status: 'finished', move: s.dataset.move};
+  if (!document.querySelector('.turn.mine')) return false;
+  const moves = [...document.querySelectorAll('.moves button.move')].map((e) => e.dataset.move);
+  return moves.length ? {status: 'turn', move: s.dataset.move, moves} : false;
+}"""
+
+
 def play_to_end(page: Any, game: str, seat: int, limit: int = 400) -> int:
-    """Play this seat by (dispatched) clicks until the game is over; returns the moves."""
+    """Play this seat by (dispatched) clicks until the game is over; returns the moves.
+    Each turn costs two calls to the page: wait for the turn (which also reads the move
+    number and the allowed moves), then the move's clicks."""
     made = 0
+    after: str | None = None
     FAST["on"] = True
     try:
-        while wait_my_turn_or_end(page) == "turn":
-            play_one(page, game, seat)
+        while True:
+            found = page.wait_for_function(_TURN_OR_END, arg=after, timeout=TIMEOUT,
+                                         polling=POLL).json_value()
+            if found["status"] == "finished":
+                return made
+            text = choose(game, found["moves"])
+            FAST["steps"] = []
+            try:
+                clicks_for(page, game, text, seat)
+                steps = FAST["steps"]
+            finally:
+                FAST["steps"] = None
+            run_clicks(page, steps)
+            after = found["move"]
             made += 1
             assert made < limit, "the game did not end"
     finally:
         FAST["on"] = False
-    return made
+
+
+def play_between(pages: list[Any], game: str, limit: int = 400) -> int:
+    """Two or more pages, one seat each (page i plays seat i), take turns by clicks until
+    the game is over; after every move the other pages see it arrive. Returns the moves."""
+    moves = 0
+    while table_state(pages[0])["status"] != "finished":
+        # the seat to move, as the players bar shows it, plays
+        seat = int(pages[0].get_attribute(".players li.to-move", "data-seat",
+                                          timeout=TIMEOUT) or "")
+        page = pages[seat]
+        if wait_my_turn_or_end(page) == "finished":
+            break
+        before = table_state(page)["move"]
+        play_one(page, game, seat)
+        moves += 1
+        for other in pages:
+            if other is not page:
+                other.wait_for_function(
+                    "(b) => document.querySelector('section.table-view').dataset.move !== b",
+                    arg=before, timeout=TIMEOUT)
+        assert moves < limit, "the game did not end"
+    return moves

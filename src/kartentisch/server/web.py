@@ -39,7 +39,7 @@ from starlette.routing import Route
 
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import Game, Seat, State
-from kartentisch.core.reasons import N_, Reasons, all_reasons
+from kartentisch.core.reasons import N_, all_reasons
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import derive_seed
@@ -51,6 +51,7 @@ from kartentisch.server.protocol import (
     error_message,
     refuse,
 )
+from kartentisch.server.reasons import WEB_REASONS
 from kartentisch.server.tables import CreateTable, Hub, LiveTable, new_token
 
 JSON = dict[str, Any]
@@ -61,18 +62,8 @@ MAX_BODY_BYTES: Final = 1 << 20
 HINT_SECONDS: Final = 0.6
 """How long the hint's search thinks."""
 
-WEB_REASONS: Final = Reasons(
-    {
-        "web.hints_off": N_("hints are switched off at this table"),
-        "web.hint_not_your_turn": N_("a hint is given to the player whose turn it is"),
-        "web.no_open_seat": N_("no seat of table {table} is open any more"),
-        "web.bad_view": N_(
-            "a replay is watched from a seat (0 to {last}), as a watcher or with all hands"
-            " open, not from {value}"
-        ),
-    }
-)
-"""The reason codes of these routes (the server's and the games' come with their errors)."""
+# WEB_REASONS, the codes of these routes, live in kartentisch.server.reasons (no Starlette
+# there), so that kartentisch.core.reasons.all_reasons() and docs/reason-codes.md have them.
 
 
 def _refuse_web(code: str, /, **params: object) -> ProtocolError:
@@ -355,6 +346,10 @@ PAGE_MESSAGES: Final = (
     N_("Let a bot play for me"),
     N_("Hint"),
     N_("You are watching."),
+    N_("open to anyone in the lobby"),
+    N_("open in the lobby: the first person to take it gets its link"),
+    N_("free seat"),
+    N_("Take a seat"),
     # @generated-page-messages-end
 )
 

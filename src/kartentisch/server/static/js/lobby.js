@@ -1,5 +1,6 @@
 // The lobby: choose a game, its players, rules options and seats; create the table, copy
-// its links; see the open tables and watch them.
+// its links (or open a person's seat to anyone in the lobby); see the open tables, watch
+// them or take a free seat.
 
 import {reason as reasonText, t} from "./i18n.js";
 import {api, copyText, h, replace} from "./util.js";
@@ -90,8 +91,13 @@ export function showLobby(root) {
           Object.entries(view.strengths).map(([level, seconds]) =>
             h("option", {value: level, selected: Number(level) === seat.strength},
               t("{level} ({seconds} s per move)", {level, seconds}))))) : null;
+    const open = seat.kind === "human" && index > 0 ?
+      h("label", {class: "open-seat"},
+        h("input", {type: "checkbox", id: `open-${index}`, checked: !!seat.open,
+                    onchange: (e) => { seat.open = e.target.checked; }}),
+        " ", t("open to anyone in the lobby")) : null;
     return h("li", {class: "seat-row"},
-      h("label", {for: kindId}, t("Seat {seat}", {seat: index})), select, strength);
+      h("label", {for: kindId}, t("Seat {seat}", {seat: index})), select, strength, open);
   }
 
   function render() {
@@ -116,7 +122,7 @@ export function showLobby(root) {
         render();
       }}, players.map((n) => h("option", {value: n, selected: n === view.form.players}, n))));
     const clock = h("label", {class: "clock-choice"}, t("Time per move"), " ",
-      h("select", {onchange: (e) => { view.form.clock = e.target.value ? Number(e.target.value) : null; }},
+      h("select", {id: "clock-limit", onchange: (e) => { view.form.clock = e.target.value ? Number(e.target.value) : null; }},
         CLOCKS.map((c) => h("option", {value: c === null ? "" : c, selected: c === view.form.clock},
           c === null ? t("no limit") : t("{seconds} s", {seconds: c})))));
     const hints = h("label", {class: "hints"},
@@ -146,6 +152,11 @@ export function showLobby(root) {
   function createdPanel() {
     const answer = view.created;
     const rows = answer.seats.filter((s) => s.kind === "human").map((s) => {
+      if (s.open) {
+        return h("li", {class: "link-row open-seat", dataset: {seat: s.seat}},
+          h("span", {}, t("Seat {seat}", {seat: s.seat})), " ",
+          t("open in the lobby: the first person to take it gets its link"));
+      }
       const input = h("input", {type: "text", readonly: true, value: s.link, class: "link",
                                 "aria-label": t("Link for seat {seat}", {seat: s.seat})});
       return h("li", {class: "link-row"},
@@ -174,7 +185,7 @@ export function showLobby(root) {
       options[o.name] = o.allowed === "true|false" ? v === "true" :
         o.allowed === "int" ? Number(v) : (/^\d+$/.test(v) ? Number(v) : v);
     }
-    const seats = f.seats.map((s) => s.kind === "human" ? {kind: "human"} :
+    const seats = f.seats.map((s) => s.kind === "human" ? {kind: "human", ...(s.open ? {open: true} : {})} :
       {kind: "bot", bot: s.bot, ...(SEARCH_BOTS.includes(s.bot) ? {strength: s.strength} : {})});
     const body = {table: {game: f.game, players: f.players, options, seats, clock: f.clock},
                   hints: f.hints};
@@ -191,19 +202,41 @@ export function showLobby(root) {
 
   let tables = [];
   async function refreshTables() {
-    const [status, data] = await api("/api/tables");
+    const [status, data] = await api("/api/web/lobby");
     if (status === 200) { tables = data.tables; renderTables(); }
+  }
+
+  /** Claim a free seat of ``table`` on the server; the seat's link comes back to this page
+   * alone, which sits down there (remembered like a table it created). */
+  async function takeSeat(table, button) {
+    button.disabled = true;
+    const [status, data] = await api(`/api/web/tables/${encodeURIComponent(table.id)}/claim`, {});
+    if (status === 201) {
+      location.hash = `seat=${data.token}`;
+      return;
+    }
+    const note = tablesBox.querySelector(`[data-table="${CSS.escape(table.id)}"] .error`);
+    if (note) replace(note, data ? reasonText(data) : t("The server did not answer."));
+    refreshTables();
   }
 
   function renderTables() {
     if (!tables.length) { replace(tablesBox, h("p", {}, t("No open table right now."))); return; }
-    replace(tablesBox, h("ul", {class: "tables"}, tables.map((table) => h("li", {},
-      h("strong", {}, table.title), " · ",
-      t("{players} players", {players: table.players}), " · ",
-      t("move {move}", {move: table.move}), " · ",
-      table.seats.map((s) => s.kind === "human" ?
-        (s.connected ? t("person (here)") : t("person (away)")) : s.bot).join(", "), " ",
-      table.watch ? h("a", {href: `#watch=${table.watch}`, class: "button"}, t("Watch")) : null))));
+    replace(tablesBox, h("ul", {class: "tables"}, tables.map((table) => {
+      const free = table.open_seats || [];
+      return h("li", {dataset: {table: table.id, open: free.length}},
+        h("strong", {}, table.title), " · ",
+        t("{players} players", {players: table.players}), " · ",
+        t("move {move}", {move: table.move}), " · ",
+        table.seats.map((s) => s.kind === "human" ?
+          (s.open ? t("free seat") : s.connected ? t("person (here)") : t("person (away)")) :
+          botLabel(s.bot)).join(", "), " ",
+        free.length ? h("button", {type: "button", class: "primary take-seat",
+                                   onclick: (e) => takeSeat(table, e.currentTarget)},
+          t("Take a seat")) : null, " ",
+        table.watch ? h("a", {href: `#watch=${table.watch}`, class: "button"}, t("Watch")) : null,
+        h("p", {class: "error", role: "alert"}));
+    })));
   }
 
   load();

@@ -49,10 +49,7 @@ export function showTable(root, {token, watcher = false}) {
       st.table = m.table;
       st.seat = m.seat;
       st.watcher = m.role === "watcher";
-      api(`/api/web/tables/${encodeURIComponent(m.table.id)}`).then(([status, data]) => {
-        st.hintsAllowed = status === 200 && data.hints && !st.watcher;
-        render();
-      });
+      st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
     } else if (m.type === "update") {
       const moved = !st.update || st.update.move !== m.move;
       st.events = m.full ? m.events : st.events.concat(m.events);
@@ -238,12 +235,11 @@ export function showTable(root, {token, watcher = false}) {
 
   async function playAgain() {
     const info = st.table;
-    const [, settings] = await api(`/api/web/tables/${encodeURIComponent(info.id)}`);
     const seats = info.seats.map((s) => s.kind === "human" ? {kind: "human"} :
       {kind: "bot", bot: s.bot, ...(s.strength ? {strength: s.strength} : {})});
     const request = {table: {game: info.game, players: info.players, options: info.options,
                              seats, clock: info.clock},
-                     hints: settings ? settings.hints : true};
+                     hints: info.hints !== false};
     const [status, answer] = await api("/api/web/tables", request);
     if (status !== 201) { say(answer ? reason(answer) : t("The server did not answer."), "error"); return; }
     rememberTable(answer, request);
