@@ -8,7 +8,69 @@ operation, where a tuple or frozenset would allocate.
 
 from __future__ import annotations
 
+from typing import Final
+
 from kartentisch.games.casino.cards import VALUES
+
+Sums = tuple[tuple[int, ...], ...]
+"""``sums[k]`` (k = 0..10): the bitmasks of every set of loose numerals adding up to k
+(``sums[0]`` is empty). Immutable, so states and their clones share it."""
+
+NO_SUMS: Final[Sums] = ((),) * 11
+"""The subset sums of an empty table."""
+
+
+def add_card(sums: Sums, card: int) -> Sums:
+    """The subset sums after ``card`` joins the loose cards (a trail, a deal).
+
+    A new subset is an old one (or none) plus the card.
+
+    >>> add_card(add_card(NO_SUMS, 0), 4)[1:4]  # Ac, 2c: sums 1, 2, 3
+    ((1,), (16,), (17,))
+    """
+    w = VALUES[card]
+    if not w:
+        return sums
+    bit = 1 << card
+    new = list(sums)
+    for k in range(w + 1, 11):
+        old = sums[k - w]
+        if old:
+            new[k] = sums[k] + tuple([m | bit for m in old])
+    new[w] = sums[w] + (bit,)
+    return tuple(new)
+
+
+def remove_cards(sums: Sums, cards: tuple[int, ...] | list[int]) -> Sums:
+    """The subset sums after ``cards`` (loose numerals or faces) leave the table.
+
+    >>> remove_cards(add_card(add_card(NO_SUMS, 0), 4), [0])[1:4]
+    ((), (16,), ())
+    """
+    gone = 0
+    least = 11
+    for c in cards:
+        w = VALUES[c]
+        if w:
+            gone |= 1 << c
+            if w < least:
+                least = w
+    if not gone:
+        return sums
+    new = list(sums)
+    for k in range(least, 11):
+        old = sums[k]
+        if old:
+            new[k] = tuple([m for m in old if not m & gone])
+    return tuple(new)
+
+
+def sums_of(loose: list[int]) -> Sums:
+    """The subset sums of the loose cards ``loose`` (faces are ignored)."""
+    sums = NO_SUMS
+    for c in loose:
+        sums = add_card(sums, c)
+    return sums
 
 
 def subsets_by_sum(numerals: list[int]) -> list[list[int]]:

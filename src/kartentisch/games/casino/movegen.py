@@ -2,9 +2,21 @@
 
 Moves are generated as ids, never as action objects: a search asks for the legal moves of
 many positions and plays few of the moves it sees, and an id is one ``int`` addition away
-from the bitmask the subset search produces (``ID_BASE[card * NUM_CODES + code] +
+from the bitmask of the loose cards a move uses (``ID_BASE[card * NUM_CODES + code] +
 compress(mask)``, see :mod:`~kartentisch.games.casino.actions`). Action objects are made
 only when somebody asks for them (:func:`action_of`, a shared cache).
+
+Speed: no subset search per move. The state keeps, as its table changes, the *subset sums*
+of its loose numerals (:class:`~kartentisch.games.casino.combinatorics.SubsetSums`:
+``sums[k]`` holds the bitmask of every set of loose cards adding up to k <= 10; a trail adds
+the subsets with the new card, a capture or build filters out the subsets that lost a card).
+A move then needs only unions of disjoint groups from one of those lists:
+
+* a capture with a card of value v takes the cards of groups of v: the unions of disjoint
+  masks from ``sums[v]`` (:func:`closure` from the empty set);
+* a build of v with a card of value w < v joins one group of v - w (the card completes it)
+  and any number of groups of v: :func:`closure` of ``sums[v - w]`` under ``sums[v]``;
+  with w = v the card is a group of its own, and the loose cards are the capture's.
 
 The owner's duty (option ``owner_keeps_capture_card``) and the trail ban are checked here,
 per candidate move; :mod:`~kartentisch.games.casino.explain` says in words which rule a
@@ -28,8 +40,7 @@ from kartentisch.games.casino.actions import (
     Action,
     action_from_id,
 )
-from kartentisch.games.casino.cards import VALUES, rank_of
-from kartentisch.games.casino.combinatorics import disjoint_unions, subsets_by_sum
+from kartentisch.games.casino.cards import VALUES
 from kartentisch.games.casino.table import trail_banned
 
 if TYPE_CHECKING:
@@ -38,6 +49,9 @@ if TYPE_CHECKING:
 _INTERNED: dict[int, Action] = {}
 """Action objects by id, shared between states (a pure cache: actions are immutable)."""
 _INTERN_LIMIT: Final = 200_000
+
+_EMPTY: Final[tuple[int, ...]] = (0,)
+"""The closure's start for captures: no card taken yet."""
 
 
 def action_of(aid: int) -> Action:
@@ -50,6 +64,25 @@ def action_of(aid: int) -> Action:
     return action
 
 
+def closure(start: tuple[int, ...], groups: tuple[int, ...]) -> set[int] | tuple[int, ...]:
+    """Every ``s | g1 | g2 ...`` with ``s`` from ``start`` and pairwise disjoint ``groups``
+    disjoint from ``s`` (none at all included), each set once.
+
+    Each group in turn is added to every set found so far that it does not meet, so every
+    combination of disjoint groups is reached; the set drops unions reached twice (the same
+    cards grouped differently).
+
+    >>> sorted(closure((0,), (0b011, 0b100, 0b110)))
+    [0, 3, 4, 6, 7]
+    """
+    if not groups:
+        return start
+    found = set(start)
+    for g in groups:
+        found.update([m | g for m in found if not m & g])
+    return found
+
+
 def legal_ids(state: CasinoState) -> tuple[int, ...]:
     """The ids of every legal move of the player to act, ascending (empty when over)."""
     if state.is_terminal():
@@ -58,84 +91,80 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     hand = state.hands[seat]
     options = state.game.options
     builds = state.builds
-    loose = state.loose
-    numerals = [c for c in loose if VALUES[c]]
-    sums = subsets_by_sum(numerals)
-    unions: dict[int, list[int]] = {}
-
-    def unions_of(v: int) -> list[int]:
-        # memoised per position: captures and builds of one value ask for the same unions
-        if v not in unions:
-            unions[v] = disjoint_unions(sums[v])
-        return unions[v]
-
+    sums = state.subset_sums()
     held = [0] * 11
     for c in hand:
         held[VALUES[c]] += 1
-    owned = [v for v, b in builds.items() if b.owner == seat]
-    keeps = options.owner_keeps_capture_card and bool(owned)
+    if builds:
+        owned = [v for v, b in builds.items() if b.owner == seat]
+        keeps = options.owner_keeps_capture_card and bool(owned)
+    else:
+        owned = []
+        keeps = False
     ids: list[int] = []
     add = ids.append
     can_capture: set[int] = set()
-    hand_sorted = sorted(hand)
-    for card in hand_sorted:
+    found: dict[int, set[int] | tuple[int, ...]] = {}
+    """Closures already computed, by ``value * 16 + value of the card's own group``."""
+    for card in hand:
         cv = VALUES[card]
         key = card * NUM_CODES
-        # The id of a numeral move is ID_BASE[key + code] + the mask with the card's own bit
-        # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
-        # the low part to itself shifts it up one, then everything moves down one. Inlined
-        # below for speed (three operations per mask).
-        low = (1 << card) - 1
         # Owner's duty: every build the player owns after the play needs a card of its
         # value left in the hand. ``short`` lists owned values the play would leave bare.
         short = [v for v in owned if held[v] - (v == cv) <= 0] if keeps else []
-        # captures
         if cv == 0:
-            rank = rank_of(card)
-            faces = [c for c in loose if rank_of(c) == rank]
+            # a face card's segment packs the other three cards of its rank: the card of
+            # suit s is bit s, less one above the played card's own suit
+            rank = card >> 2
+            faces = [c for c in state._loose if c >> 2 == rank]
             if faces:
                 can_capture.add(card)
                 if not short:
-                    # a face card's segment packs the other three cards of its rank: the
-                    # card of suit s is bit s, less one above the played card's own suit
                     base = ID_BASE[key + CODE_CAPTURE]
-                    own = card % 4
-                    bits = [1 << (f % 4 - (f % 4 > own)) for f in faces]
+                    own = card & 3
+                    bits = [1 << ((f & 3) - ((f & 3) > own)) for f in faces]
                     if options.face_cards_capture_all:
                         add(base + sum(bits))
                     else:
-                        ids.extend(base + bit for bit in bits)
+                        ids.extend([base + bit for bit in bits])
             continue
+        # The id of a numeral move is ID_BASE[key + code] + the mask with the card's own bit
+        # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
+        # the low part to itself shifts it up one, then everything moves down one.
+        low = (1 << card) - 1
+        masks = found.get(cv * 16)
+        if masks is None:
+            masks = found[cv * 16] = closure(_EMPTY, sums[cv])
         has_build = cv in builds
-        ok_plain = not short
-        ok_taking = not short or short == [cv]
-        capture = ID_BASE[key + CODE_CAPTURE]
-        capture_build = ID_BASE[key + CODE_CAPTURE_BUILD]
-        for mask in unions_of(cv):
-            packed = (mask + (mask & low)) >> 1
-            if mask:
-                can_capture.add(card)
-                if ok_plain:
-                    add(capture + packed)
-            if has_build:
-                can_capture.add(card)
-                if ok_taking:
-                    add(capture_build + packed)
+        if has_build:
+            can_capture.add(card)
+            if not short or short == [cv]:
+                base = ID_BASE[key + CODE_CAPTURE_BUILD]
+                ids.extend([base + ((m + (m & low)) >> 1) for m in masks])
+        if len(masks) > 1:  # the empty set is always there
+            can_capture.add(card)
+            if not short:
+                base = ID_BASE[key + CODE_CAPTURE]
+                ids.extend([base + ((m + (m & low)) >> 1) for m in masks if m])
         # builds and calls of value v (the new build needs a v left in the hand too)
         for v in range(cv, 11):
             if held[v] - (v == cv) <= 0 or (short and short != [v]):
                 continue
-            merged = v in builds
-            base = ID_BASE[key + (CODE_BUILD_MERGE if merged else CODE_BUILD) + v - 1]
-            masks: set[int] = set()
-            own_groups = sums[v - cv] if v > cv else [0]
-            for t in own_groups:
-                for u in unions_of(v):
-                    if not t & u:
-                        masks.add(t | u)
-            for mask in masks:
-                if mask or merged:
-                    add(base + ((mask + (mask & low)) >> 1))
+            if v == cv:
+                group = masks
+            else:
+                start = sums[v - cv]
+                if not start:
+                    continue
+                group = found.get(v * 16 + v - cv)
+                if group is None:
+                    group = found[v * 16 + v - cv] = closure(start, sums[v])
+            if v in builds:
+                base = ID_BASE[key + CODE_BUILD_MERGE + v - 1]
+                ids.extend([base + ((m + (m & low)) >> 1) for m in group])
+            else:
+                base = ID_BASE[key + CODE_BUILD + v - 1]
+                ids.extend([base + ((m + (m & low)) >> 1) for m in group if m])
         # raises of single builds
         for u, b in builds.items():
             w = u + cv
@@ -143,12 +172,12 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 continue
             if short and [x for x in short if x != u] not in ([], [w]):
                 continue
-            merged = w in builds
-            add(ID_BASE[key + (CODE_RAISE_MERGE if merged else CODE_RAISE) + u - 1])
+            add(ID_BASE[key + (CODE_RAISE_MERGE if w in builds else CODE_RAISE) + u - 1])
     # trails
-    if not trail_banned(options.trail_ban, builds, seat, state.last_turn[seat]):
-        for card in hand_sorted:
-            if not options.trail_when_capture_possible and card in can_capture:
+    if not builds or not trail_banned(options.trail_ban, builds, seat, state.last_turn[seat]):
+        check = not options.trail_when_capture_possible
+        for card in hand:
+            if check and card in can_capture:
                 continue
             if keeps and any(held[v] - (v == VALUES[card]) <= 0 for v in owned):
                 continue
@@ -156,6 +185,6 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     if not ids:
         # Only reachable when the owner's duties are off: a player who may not trail
         # and has nothing else to do may trail after all (documented decision).
-        ids = [ID_BASE[c * NUM_CODES + CODE_TRAIL] for c in hand_sorted]
+        ids = [ID_BASE[c * NUM_CODES + CODE_TRAIL] for c in hand]
     ids.sort()
     return tuple(ids)

@@ -21,8 +21,27 @@ from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
 from kartentisch.games.casino.actions import Action, Build, Capture
-from kartentisch.games.casino.cards import DECK, card_name, card_names
+from kartentisch.games.casino.cards import DECK, card_names
+from kartentisch.games.casino.combinatorics import Sums, add_card, remove_cards, sums_of
 from kartentisch.games.casino.explain import why_illegal
+from kartentisch.games.casino.log import (
+    BUILD,
+    CAPTURE,
+    DEAL,
+    FLAG,
+    GAME_OVER,
+    PACK_END,
+    PACK_START,
+    TABLE,
+    TABLE_TAKEN,
+    TRAIL,
+    action_ids,
+    decode,
+    header,
+    mask_of,
+    new_log,
+    pack_scores,
+)
 from kartentisch.games.casino.movegen import _INTERNED, action_of, legal_ids
 from kartentisch.games.casino.scoring import (
     SCORE_ITEMS,
@@ -48,28 +67,14 @@ def deal_order(seed: int, pack: int) -> list[int]:
     return shuffled(DECK, seed, "casino", pack)
 
 
-def _copy_json(value: Any) -> Any:
-    """A copy of a JSON-like value (dicts and lists copied all the way down)."""
-    if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_json(v) for v in value]
-    return value
-
-
-def _copy_event(event: Event) -> Event:
-    """``event`` with its payload copied, so a clone's events share nothing mutable."""
-    private = None if event.private is None else _copy_json(dict(event.private))
-    return Event(event.kind, event.seat, _copy_json(dict(event.data)), private)
-
-
 class CasinoState(State[Action, "CasinoObservation"]):
     """A Casino game in progress."""
 
     __slots__ = (
-        "_current", "_legal", "builds", "captured", "dealer", "deck", "events", "game",
-        "hands", "history", "last_capturer", "last_turn", "loose", "pack", "pack_results",
-        "phase", "plays", "scores", "seed", "sweeps", "turn", "winners",
+        "_current", "_events", "_events_at", "_history", "_history_at", "_legal", "_log",
+        "_loose", "_sums", "builds", "captured", "dealer", "deck", "game", "hands",
+        "last_capturer", "last_turn", "pack", "pack_results", "phase", "plays", "scores",
+        "seed", "sweeps", "turn", "winners",
     )
 
     game: Casino
@@ -77,8 +82,14 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def __init__(self, game: Casino, seed: int, *, deal_now: bool = True):
         self.game = game
         self.seed = seed
-        self.history: list[Action] = []
-        self.events: list[Event] = []
+        self._log = new_log()
+        """What happened, compactly (see :mod:`.log`): the history and the events."""
+        self._events: list[Event] = []
+        """The events decoded so far (from the log's start to word ``_events_at``)."""
+        self._events_at = 0
+        self._history: list[Action] = []
+        """The actions decoded so far (from the log's start to word ``_history_at``)."""
+        self._history_at = 0
         n = game.players
         self.pack = 0
         """Packs started before this one."""
@@ -86,8 +97,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.deck: list[int] = []
         """The rest of the pack; the next card dealt is the last."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.loose: list[int] = []
-        """Loose table cards, ascending."""
+        self._loose: list[int] = []
+        self._sums: Sums | None = None
+        """The subset sums of the loose numerals (see :meth:`subset_sums`), None until asked
+        for after the loose cards were set from outside."""
         self.builds: dict[int, BuildUnit] = {}
         """Builds on the table by value (never two of one value)."""
         self.captured: list[list[int]] = [[] for _ in range(n)]
@@ -147,22 +160,68 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return i < len(legal) and legal[i] == aid
 
     def apply_unchecked(self, aid: int) -> None:
-        self._apply(_INTERNED.get(aid) or action_of(aid))
+        self._apply(_INTERNED.get(aid) or action_of(aid), aid)
 
     def why_illegal(self, action: Action) -> IllegalActionError:
         return why_illegal(self, action)
+
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened so far, oldest first (see :mod:`.log` for the kinds).
+
+        Speed: the rules log compactly; this list is decoded on first use and extended on
+        later calls, so play that never reads events does not pay for them.
+        """
+        made = self._events
+        log = self._log
+        at = self._events_at
+        if at < len(log):
+            results, sides = self.pack_results, self.game.sides
+            while at < len(log):
+                event, at = decode(log, at, results, sides)
+                made.append(event)
+            self._events_at = at
+        return made
+
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        # The given events stand for everything logged so far; later happenings follow.
+        self._events = list(value)
+        self._events_at = len(self._log)
+
+    @property
+    def history(self) -> list[Action]:
+        """The actions played so far, oldest first (shared immutable objects).
+
+        Decoded from the log on first use and extended on later calls.
+        """
+        made = self._history
+        if self._history_at < len(self._log):
+            ids, self._history_at = action_ids(self._log, self._history_at)
+            made.extend([_INTERNED.get(i) or action_of(i) for i in ids])
+        return made
+
+    @history.setter
+    def history(self, value: list[Action]) -> None:
+        # The given actions stand for everything logged so far; later plays follow.
+        self._history = list(value)
+        self._history_at = len(self._log)
 
     def clone(self) -> CasinoState:
         other = CasinoState.__new__(CasinoState)
         other.game = self.game
         other.seed = self.seed
-        other.history = self.history.copy()  # actions are frozen
-        other.events = [_copy_event(e) for e in self.events]
+        other._log = self._log[:]  # a copy of the words
+        other._events = []  # decoded afresh: a clone's events share nothing mutable
+        other._events_at = 0
+        other._history = []
+        other._history_at = 0
         other.pack = self.pack
         other.dealer = self.dealer
         other.deck = self.deck.copy()
         other.hands = [h.copy() for h in self.hands]
-        other.loose = self.loose.copy()
+        other._loose = self._loose.copy()
+        other._sums = self._sums  # immutable
         other.builds = self.builds.copy()  # build units are frozen
         other.captured = [c.copy() for c in self.captured]
         other.sweeps = self.sweeps.copy()
@@ -195,6 +254,28 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 f"scores {self.scores}")
 
     # ----------------------------------------------------------------- queries
+    @property
+    def loose(self) -> list[int]:
+        """Loose table cards, ascending. Assign a new list to change them from outside (the
+        rules change it in place and keep :meth:`subset_sums` up to date)."""
+        return self._loose
+
+    @loose.setter
+    def loose(self, cards: list[int]) -> None:
+        self._loose = cards
+        self._sums = None
+
+    def subset_sums(self) -> Sums:
+        """``sums[k]``: the bitmask of every set of loose numerals adding up to k <= 10.
+
+        The move generator reads it; the rules keep it up to date as the table changes
+        (:func:`~.combinatorics.add_card`, :func:`~.combinatorics.remove_cards`).
+        """
+        sums = self._sums
+        if sums is None:
+            sums = self._sums = sums_of(self._loose)
+        return sums
+
     def table_items(self) -> list[int | BuildUnit]:
         """The table in its canonical, labelled order: loose cards, then builds by value."""
         return [*self.loose, *(self.builds[v] for v in sorted(self.builds))]
@@ -204,48 +285,63 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return trail_banned(self.game.options.trail_ban, self.builds, seat, self.last_turn[seat])
 
     # ----------------------------------------------------------------- transitions
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, aid: int) -> None:
         seat = self._current
         card = action.card
-        self.history.append(action)
         self._legal = None
+        log = self._log
         self.hands[seat].remove(card)
         turn = self.turn
         if type(action) is Capture:
             taken = list(action.loose)
+            loose = self._loose
             for c in action.loose:
-                self.loose.remove(c)
+                loose.remove(c)
+            if self._sums is not None and action.loose:
+                self._sums = remove_cards(self._sums, action.loose)
             if action.build:
-                taken.extend(self.builds.pop(action.build).cards)
+                unit = self.builds.pop(action.build)
+                taken.extend(unit.cards)
             self.captured[seat].append(card)
             self.captured[seat].extend(taken)
             self.last_capturer = seat
             last_play = not self.deck and not any(self.hands)
-            sweep = (self.game.options.sweeps and not self.loose and not self.builds
+            sweep = (self.game.options.sweeps and not loose and not self.builds
                      and not last_play)
             if sweep:
                 self.sweeps[seat] += 1
             self.plays.append(PlayRecord(seat, "capture", card, tuple(taken), 0, sweep))
-            self.events.append(Event("capture", seat, {
-                "card": card_name(card), "taken": card_names(taken), "sweep": sweep}))
+            log.append(CAPTURE | (seat + 1) << 4 | (aid | (FLAG if sweep else 0)) << 7)
+            if action.build:
+                log.append(mask_of(unit.cards))
         elif type(action) is Build:
             joined = list(action.loose)
+            loose = self._loose
             for c in action.loose:
-                self.loose.remove(c)
+                loose.remove(c)
+            if self._sums is not None and action.loose:
+                self._sums = remove_cards(self._sums, action.loose)
+            extra = []
             if action.raised:
-                joined.extend(self.builds.pop(action.raised).cards)
+                cards = self.builds.pop(action.raised).cards
+                joined.extend(cards)
+                extra.append(mask_of(cards))
             if action.merged:
-                joined.extend(self.builds.pop(action.value).cards)
+                cards = self.builds.pop(action.value).cards
+                joined.extend(cards)
+                extra.append(mask_of(cards))
             unit = BuildUnit(action.value, tuple(sorted([card, *joined])), seat, turn)
             self.builds[action.value] = unit
             self.plays.append(PlayRecord(seat, "build", card, tuple(joined), action.value))
-            self.events.append(Event("build", seat, {
-                "card": card_name(card), "joined": card_names(joined), "value": action.value,
-                "multiple": unit.multiple, "raised": action.raised}))
+            log.append(BUILD | (seat + 1) << 4 | (aid | (FLAG if unit.multiple else 0)) << 7)
+            if extra:
+                log.extend(extra)
         else:
-            bisect.insort(self.loose, card)
+            bisect.insort(self._loose, card)
+            if self._sums is not None:
+                self._sums = add_card(self._sums, card)
             self.plays.append(PlayRecord(seat, "trail", card))
-            self.events.append(Event("trail", seat, {"card": card_name(card)}))
+            log.append(TRAIL | (seat + 1) << 4 | aid << 7)
         self.last_turn[seat] = turn
         self.turn = turn + 1
         n = self.game.players
@@ -267,9 +363,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
         for _ in range(2):
             for s in order:
                 self.hands[s].extend((deck.pop(), deck.pop()))
+        log = self._log
         for s in order:
-            self.events.append(Event("deal", s, {"cards": 4, "pack_left": len(deck)},
-                                     {"hand": card_names(sorted(self.hands[s]))}))
+            log.append(header(DEAL, s, len(deck)))
+            log.append(mask_of(self.hands[s]))
         self._current = order[0]
 
     def _start_pack(self) -> None:
@@ -285,7 +382,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.last_capturer = -1
         self.last_turn = [-1] * n
         self.plays = []
-        self.events.append(Event("pack_start", self.dealer, {"pack": self.pack + 1}))
+        log = self._log
+        log.append(header(PACK_START, self.dealer, self.pack + 1))
         order = [(self.dealer + 1 + i) % n for i in range(n - 1)]
         table: list[int] = []
         for _ in range(2):  # to each non-dealer, then the table, then the dealer
@@ -294,24 +392,29 @@ class CasinoState(State[Action, "CasinoObservation"]):
             table.extend((deck.pop(), deck.pop()))
             self.hands[self.dealer].extend((deck.pop(), deck.pop()))
         self.loose = sorted(table)
-        self.events.append(Event("table", None, {"cards": card_names(self.loose)}))
+        self._sums = sums_of(self._loose)
+        log.append(header(TABLE, -1, 0))
+        log.append(mask_of(table))
         for s in [*order, self.dealer]:
-            self.events.append(Event("deal", s, {"cards": 4, "pack_left": len(deck)},
-                                     {"hand": card_names(sorted(self.hands[s]))}))
+            log.append(header(DEAL, s, len(deck)))
+            log.append(mask_of(self.hands[s]))
         self._current = (self.dealer + 1) % n
 
     def _end_pack(self) -> None:
         """The last capturer takes the table; score the pack; end the game or start another."""
         taker = self.last_capturer if self.last_capturer >= 0 else self.dealer
-        rest = list(self.loose)
+        rest = list(self._loose)
+        words = [mask_of(rest)]
         for v in sorted(self.builds):
             rest.extend(self.builds[v].cards)
+            words.append(mask_of(self.builds[v].cards))
         self.loose = []
         self.builds = {}
         if rest:
             self.captured[taker].extend(rest)
             self.plays.append(PlayRecord(taker, "table", -1, tuple(rest)))
-            self.events.append(Event("table_taken", taker, {"cards": card_names(rest)}))
+            self._log.append(header(TABLE_TAKEN, taker, len(words) - 1))
+            self._log.extend(words)
         items = score_pack(self.captured, self.sweeps, self.game.sides, self.game.side_of)
         self.pack_results.append(items)
         game_won = -1
@@ -324,15 +427,14 @@ class CasinoState(State[Action, "CasinoObservation"]):
             leaders = [s for s, p in enumerate(self.scores) if p == top]
             if top >= TARGET and len(leaders) == 1:
                 game_won = leaders[0]
-        self.events.append(Event("pack_end", None, {
-            "pack": self.pack + 1, "points": {k: list(v) for k, v in items.items()},
-            "scores": list(self.scores)}))
+        self._log.append(header(PACK_END, -1, self.pack + 1))
+        self._log.append(pack_scores(self.scores))
         if game_won >= 0:
             self.winners = [game_won]
             self.phase = OVER
             self._legal = ()
-            self.events.append(Event("game_over", None, {"winners": [game_won],
-                                                         "scores": list(self.scores)}))
+            self._log.append(header(GAME_OVER, -1, game_won))
+            self._log.append(pack_scores(self.scores))
             return
         self.pack += 1
         self.dealer = (self.dealer + 1) % self.game.players
