@@ -258,3 +258,45 @@ def test_a_player_at_the_prompt_loses_no_move_to_a_signal(tmp_path: Path,
     record = GameRecord.load(path)
     assert record.actions[before] == move
     assert "kartentisch resume" in out
+
+
+# --- games without --save go to the data directory; resume lists them ----------------------
+
+def test_a_game_without_save_is_kept_and_resume_lists_it(data_directory: Path) -> None:
+    played = runner.invoke(app, ["play", "krass-kariert", "--seed", "4", "--bots", "random"],
+                           input="", env=ENGLISH)
+    assert played.exit_code == 1
+    saved = list((data_directory / "games").iterdir())
+    assert len(saved) == 1 and GameRecord.load(saved[0]).seed == 4
+    assert "To continue this game later: kartentisch resume" in flat(played.output)
+    runner.invoke(app, ["play", "casino", "--seed", "9", "--bots", "random"], input="",
+                  env=ENGLISH)
+    listed = runner.invoke(app, ["resume"], input="2\n", env=ENGLISH)
+    assert listed.exit_code == 1  # continued, then the input ended
+    table = listed.output
+    assert "Unfinished games" in table and "Krass Kariert" in table and "Casino" in table
+    assert "you, random, random" in table
+    assert "Continuing after move" in table and "seed 4" in table  # the older game, no. 2
+
+
+def test_resume_picks_by_number_and_refuses_a_missing_one(data_directory: Path) -> None:
+    empty = runner.invoke(app, ["resume"], input="", env=ENGLISH)
+    assert empty.exit_code == 0 and "No unfinished games" in flat(empty.output)
+    runner.invoke(app, ["play", "krumme20", "--seed", "6", "--bots", "random"], input="",
+                  env=ENGLISH)
+    picked = runner.invoke(app, ["resume", "--game", "1"], input="", env=ENGLISH)
+    assert "Continuing after move" in picked.output and "seed 6" in picked.output
+    missing = runner.invoke(app, ["resume", "--game", "3"], input="", env=ENGLISH)
+    assert missing.exit_code == 2 and "no unfinished game 3" in flat(missing.output)
+
+
+def test_resume_can_take_another_seat(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    runner.invoke(app, ["play", "krass-kariert", "--seed", "3", "--bots", "random,heuristic",
+                        "--save", str(path)], input="", env=ENGLISH)
+    assert GameRecord.load(path).seats == [HUMAN, "random", "heuristic"]
+    result = runner.invoke(app, ["resume", str(path), "--seat", "2"], input="", env=ENGLISH)
+    assert "you sit in seat 2" in result.output
+    assert GameRecord.load(path).seats == ["heuristic", "random", HUMAN]
+    bad = runner.invoke(app, ["resume", str(path), "--seat", "7"], input="", env=ENGLISH)
+    assert bad.exit_code == 2 and "Seat 7 does not exist" in flat(bad.output)
