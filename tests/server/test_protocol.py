@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,21 @@ def test_every_reason_code_and_message_type_is_documented() -> None:
         assert f"`{kind}`" in text, f"server message {kind} is not documented"
     documented = set(re.findall(r"^\| `([a-z_]+\.[a-z_.]+)` \|", text, re.M))
     assert documented == set(SERVER_REASONS), "docs/protocol.md lists codes the server lacks"
+
+
+def test_the_server_codes_are_among_all_reasons_without_importing_the_server() -> None:
+    """``all_reasons()`` (the generated docs, the German check, the CLI) has the server's and
+    the page's codes, and getting them imports no web framework, database or websocket
+    library."""
+    program = (
+        "import sys\n"
+        "from kartentisch.core.reasons import all_reasons\n"
+        "from kartentisch.server.reasons import SERVER_REASONS, WEB_REASONS\n"
+        "table = all_reasons()\n"
+        "assert all(table[c] == t for c, t in {**SERVER_REASONS, **WEB_REASONS}.items())\n"
+        "heavy = ('starlette', 'uvicorn', 'sqlalchemy', 'websockets', 'httpx')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

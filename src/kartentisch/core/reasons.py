@@ -134,13 +134,35 @@ CORE_REASONS: Final = Reasons(
 """Codes shared by every game."""
 
 
+_TABLES: dict[str, str] = {
+    "server": "kartentisch.server.reasons:SERVER_REASONS",
+    "web": "kartentisch.server.reasons:WEB_REASONS",
+}
+"""Reason tables beyond the core's and the games': name -> ``"module:ATTRIBUTE"``, imported
+only when :func:`all_reasons` runs (such a module must import no more than this one does)."""
+
+
+def register_reasons(name: str, target: str) -> None:
+    """Register the reason table at ``"module:ATTRIBUTE"`` under ``name`` (once), so that
+    :func:`all_reasons`, the generated docs and the translation tests cover it."""
+    if name in _TABLES:
+        raise KartentischError(f"reason table {name!r} is already registered")
+    _TABLES[name] = target
+    all_reasons.cache_clear()
+
+
 @functools.cache
 def all_reasons() -> Reasons:
-    """Every reason code: the core's and every registered game's (cached; registering a
-    game clears the cache)."""
+    """Every reason code: the core's, every registered game's and every registered table's,
+    such as the table server's (cached; registering a game or table clears the cache)."""
+    import importlib
+
     from kartentisch.core.registry import game_class, list_games
 
     table = CORE_REASONS
     for name in list_games():
         table = table | game_class(name).reasons
+    for target in _TABLES.values():
+        module, _, attribute = target.partition(":")
+        table = table | getattr(importlib.import_module(module), attribute)
     return table

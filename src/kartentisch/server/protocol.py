@@ -4,7 +4,8 @@ Every message is one JSON object in one websocket text frame and carries the pro
 version ``v`` (:data:`PROTOCOL_VERSION`). Client messages are typed ``msgspec`` structs,
 decoded strictly (no ``true`` for a number, no ``2.0`` for ``2``, no unknown fields); a
 frame that is too large, not JSON, of another version or of an unknown type is refused with
-a :class:`ProtocolError` whose reason code says which. The server's messages are plain
+a :class:`ProtocolError` whose reason code says which (the codes are in
+:mod:`kartentisch.server.reasons`). The server's messages are plain
 dictionaries built in :mod:`kartentisch.server.tables`; ``docs/protocol.md`` documents both
 directions and every reason code below.
 """
@@ -16,8 +17,8 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from kartentisch.core.errors import JSONValue, KartentischError, safe_repr
-from kartentisch.core.reasons import N_, Reasons
 from kartentisch.core.rng import SEED_MAX
+from kartentisch.server.reasons import SERVER_REASONS as SERVER_REASONS  # re-exported
 
 PROTOCOL_VERSION: Final = 1
 """The version every message carries as ``v``; raised when a message changes incompatibly."""
@@ -31,42 +32,6 @@ MAX_TOKEN_CHARS: Final = 128
 MESSAGE_TYPES: Final = ("hello", "move", "sync", "leave", "take_seat", "ping")
 """The client message types of this version."""
 
-SERVER_REASONS: Final = Reasons(
-    {
-        "message.too_large": N_("a message may have at most {limit} bytes, this one has {size}"),
-        "message.not_text": N_("messages are JSON text frames, not binary frames"),
-        "message.not_json": N_("the message is not JSON: {detail}"),
-        "message.bad_version": N_(
-            "protocol version {value} is not spoken here; this server speaks version {supported}"
-        ),
-        "message.unknown_type": N_("unknown message type {value}; known types: {known}"),
-        "message.malformed": N_("the message does not fit the protocol: {detail}"),
-        "session.hello_first": N_("send hello with your link's token first"),
-        "session.unknown_link": N_("this link does not belong to any table here"),
-        "session.already_joined": N_("this connection already sits at a table"),
-        "move.stale": N_(
-            "the move was made at move {got}, but the table is at move {current}; look again"
-        ),
-        "move.watcher": N_("watchers cannot make moves"),
-        "move.stand_in": N_(
-            "a bot plays this seat since you left; take your seat back before moving"
-        ),
-        "seat.watcher": N_("watchers have no seat to leave or take back"),
-        "seat.not_left": N_("this seat is already yours"),
-        "seat.already_left": N_("a bot already plays this seat"),
-        "clock.expired": N_("time ran out for seat {seat}: the heuristic played move {move}"),
-        "lobby.bad_request": N_("the request is not valid: {detail}"),
-        "lobby.too_large": N_("a request may have at most {limit} bytes"),
-        "lobby.unknown_table": N_("there is no table {table}"),
-        "lobby.not_finished": N_("the record of table {table} is ready when its game is over"),
-        "lobby.seat_count": N_("{game} with {players} players needs {players} seats, not {count}"),
-        "lobby.unknown_bot": N_("there is no bot {bot} for {game}; bots: {known}"),
-        "lobby.bad_strength": N_("bot strength is a whole number from 1 to {high}, not {value}"),
-        "server.storage": N_("the move could not be stored, so it was not played; try again"),
-        "server.internal": N_("the server failed on this message; the table is unchanged"),
-    }
-)
-"""The server's own reason codes (the games' and the core's come with their errors)."""
 
 
 class ProtocolError(KartentischError):

@@ -1,0 +1,66 @@
+"""The table server's reason codes and their English templates, importable without the server.
+
+:func:`kartentisch.core.reasons.all_reasons` takes these tables in (the core names this module,
+as the game registry names the games' modules), so ``docs/reason-codes.md`` lists them and the
+tests that every code reads in German cover them. This module therefore imports nothing but
+the core's reason tables: no Starlette, SQLAlchemy or websockets. ``docs/protocol.md``
+documents every code.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from kartentisch.core.reasons import N_, Reasons
+
+SERVER_REASONS: Final = Reasons(
+    {
+        "message.too_large": N_("a message may have at most {limit} bytes, this one has {size}"),
+        "message.not_text": N_("messages are JSON text frames, not binary frames"),
+        "message.not_json": N_("the message is not JSON: {detail}"),
+        "message.bad_version": N_(
+            "protocol version {value} is not spoken here; this server speaks version {supported}"
+        ),
+        "message.unknown_type": N_("unknown message type {value}; known types: {known}"),
+        "message.malformed": N_("the message does not fit the protocol: {detail}"),
+        "session.hello_first": N_("send hello with your link's token first"),
+        "session.unknown_link": N_("this link does not belong to any table here"),
+        "session.already_joined": N_("this connection already sits at a table"),
+        "move.stale": N_(
+            "the move was made at move {got}, but the table is at move {current}; look again"
+        ),
+        "move.watcher": N_("watchers cannot make moves"),
+        "move.stand_in": N_(
+            "a bot plays this seat since you left; take your seat back before moving"
+        ),
+        "seat.watcher": N_("watchers have no seat to leave or take back"),
+        "seat.not_left": N_("this seat is already yours"),
+        "seat.already_left": N_("a bot already plays this seat"),
+        "clock.expired": N_("time ran out for seat {seat}: the heuristic played move {move}"),
+        "lobby.bad_request": N_("the request is not valid: {detail}"),
+        "lobby.too_large": N_("a request may have at most {limit} bytes"),
+        "lobby.unknown_table": N_("there is no table {table}"),
+        "lobby.not_finished": N_("the record of table {table} is ready when its game is over"),
+        "lobby.seat_count": N_("{game} with {players} players needs {players} seats, not {count}"),
+        "lobby.unknown_bot": N_("there is no bot {bot} for {game}; bots: {known}"),
+        "lobby.bad_strength": N_("bot strength is a whole number from 1 to {high}, not {value}"),
+        "server.storage": N_("the move could not be stored, so it was not played; try again"),
+        "server.internal": N_("the server failed on this message; the table is unchanged"),
+    }
+)
+"""The server's own reason codes (the games' and the core's come with their errors)."""
+
+WEB_REASONS: Final = Reasons(
+    {
+        "web.hints_off": N_("hints are switched off at this table"),
+        "web.hint_not_your_turn": N_("a hint is given to the player whose turn it is"),
+        "web.no_open_seat": N_("no seat of table {table} is open any more"),
+        "web.bad_view": N_(
+            "a replay is watched from a seat (0 to {last}), as a watcher or with all hands"
+            " open, not from {value}"
+        ),
+    }
+)
+"""The reason codes of the browser page's routes (:mod:`kartentisch.server.web`)."""
+
+__all__ = ["SERVER_REASONS", "WEB_REASONS"]
