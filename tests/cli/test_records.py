@@ -316,3 +316,21 @@ def test_atomic_writes_keep_the_usual_permissions(tmp_path: Path) -> None:
     write_atomically(new, "two\n")
     assert new.read_text(encoding="utf-8") == "two\n"
     assert stat.S_IMODE(new.stat().st_mode) == 0o600
+
+
+def test_a_cut_line_is_named_by_its_file_line_and_the_good_games_are_kept(tmp_path: Path
+                                                                          ) -> None:
+    from kartentisch.core.records import load_records
+
+    games = [GameRecord("krass-kariert", 3, seed, actions=[]) for seed in (1, 2, 3)]
+    lines = [json.dumps(g.to_json()) for g in games]
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join([lines[0], "", lines[1], lines[2][:40]]) + "\n")
+    with pytest.raises(InvalidRecordError) as info:
+        list(read_records(path))
+    assert info.value.code == "record.not_json" and info.value.params["line"] == 4
+    assert "line 4" in str(info.value)
+    found = load_records(path)
+    assert [line for line, _record in found.games] == [1, 3]
+    assert [r.seed for _line, r in found.games] == [1, 2]
+    assert [p.params["line"] for p in found.problems] == [4]

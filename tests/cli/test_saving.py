@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -300,3 +301,38 @@ def test_resume_can_take_another_seat(tmp_path: Path) -> None:
     assert GameRecord.load(path).seats == ["heuristic", "random", HUMAN]
     bad = runner.invoke(app, ["resume", str(path), "--seat", "7"], input="", env=ENGLISH)
     assert bad.exit_code == 2 and "Seat 7 does not exist" in flat(bad.output)
+
+
+# --- replay of a file of many games -------------------------------------------------------
+
+def many_games(tmp_path: Path) -> Path:
+    from kartentisch.bots import make_bot
+    from kartentisch.match import play_match
+
+    lines = []
+    for seed in (21, 22, 23):
+        game = load_game("krass-kariert", 3)
+        bots = [make_bot("random", game, seed=s) for s in range(3)]
+        outcome = play_match(game, seed, bots)
+        assert outcome.state is not None
+        lines.append(json.dumps(GameRecord.from_state("krass-kariert", outcome.state,
+                                                      ["random"] * 3).to_json()))
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join([lines[0], lines[1], lines[2][: len(lines[2]) // 2]]) + "\n")
+    return path
+
+
+def test_replay_of_many_games_lets_the_user_pick_one(tmp_path: Path) -> None:
+    path = many_games(tmp_path)
+    listed = runner.invoke(app, ["replay", str(path)], input="2\n", env=ENGLISH)
+    assert listed.exit_code == 0, listed.output
+    out = flat(listed.output)
+    assert "2 games in" in out and "Line 3 skipped" in out and "seed 22" in out
+    assert "seed 21" not in out
+    chosen = runner.invoke(app, ["replay", str(path), "--game", "1"], env=ENGLISH)
+    assert chosen.exit_code == 0 and "seed 21" in chosen.output
+    no_input = runner.invoke(app, ["replay", str(path)], input="", env=ENGLISH)
+    assert no_input.exit_code == 2 and "--game N" in flat(no_input.output)
+    too_far = runner.invoke(app, ["replay", str(path), "--game", "5"], env=ENGLISH)
+    assert too_far.exit_code == 2 and "holds 2 games" in flat(too_far.output)
+    assert "Traceback" not in listed.output + no_input.output + too_far.output

@@ -28,6 +28,7 @@ from kartentisch.bots import list_bots
 from kartentisch.cli import arguments
 from kartentisch.cli.arguments import (
     bot_problem,
+    explain,
     fail,
     fail_with,
     use_language,
@@ -338,10 +339,14 @@ def resume(
 
 @app.command("replay", help=_("Show a recorded game move by move."))
 def replay(
-    file: Annotated[Path, typer.Argument(help=_("A game record (JSON)."))],
+    file: Annotated[Path, typer.Argument(help=_("A game record (JSON), or JSON Lines of many "
+                                                "games."))],
     seat: Annotated[str | None, typer.Option(
         metavar="SEAT", help=_("Show the game as this seat saw it (default: as a spectator).")
     )] = None,
+    game_number: Annotated[str | None, typer.Option(
+        "--game", metavar="N", help=_("In a file of many games: show the N-th (default: "
+                                      "choose from a list)."))] = None,
     step: Annotated[bool, typer.Option(help=_("Wait for Enter before every move."))] = False,
     lang: LangOption = None,
 ) -> None:
@@ -351,13 +356,70 @@ def replay(
     use_language(lang)
     console = _console()
     viewer = None if seat is None else whole_number(seat, "--seat")
-    record = _load_record(file)
+    number = None if game_number is None else whole_number(game_number, "--game", low=1)
+    record = _pick_record(file, number, console)
     presenter = load_presenter(record.game)
     try:
         replay_record(record, presenter=presenter, console=console, viewer=viewer, step=step,
                       read_line=console.input)
     except KartentischError as error:
         fail_with(error, presenter.localize_param)
+
+
+def _pick_record(file: Path, number: int | None, console: Console) -> GameRecord:
+    """One game of ``file``: its only one, the ``number``-th, or one the user picks from a
+    numbered list. Lines that cannot be read are reported (with their file line numbers) and
+    skipped; the good games are still offered."""
+    from kartentisch.core.records import load_records
+
+    try:
+        found = load_records(file)
+    except OSError as error:
+        fail(_("Cannot read {file}: {error}").format(file=file, error=error.strerror))
+    except KartentischError as error:
+        fail_with(error)
+    warn = _console(stderr=True)
+    for problem in found.problems:
+        warn.print("[yellow]" + escape(_("Line {line} skipped: {reason}").format(
+            line=problem.params.get("line"), reason=explain(problem))) + "[/]")
+    games = found.games
+    if not games:
+        fail(_("{file} holds no readable game.").format(file=file))
+    if number is not None:
+        if number > len(games):
+            fail(ngettext("There is no game {number}; {file} holds {count} game.",
+                          "There is no game {number}; {file} holds {count} games.",
+                          len(games)).format(number=number, file=file, count=len(games)))
+        return games[number - 1][1]
+    if len(games) == 1:
+        return games[0][1]
+    table = Table(title=ngettext("{count} game in {file}", "{count} games in {file}",
+                                 len(games)).format(count=len(games), file=file),
+                  title_justify="left")
+    table.add_column(_("No."), justify="right")
+    table.add_column(_("Line"), justify="right")
+    table.add_column(_("Game"))
+    table.add_column(_("Seed"), justify="right")
+    table.add_column(_("Seats"))
+    table.add_column(_("Moves"), justify="right")
+    for position, (line, record) in enumerate(games, start=1):
+        table.add_row(str(position), str(line), game_class(record.game).spec.title,
+                      str(record.seed), ", ".join(record.seats),
+                      format_number(len(record.actions)))
+    console.print(table)
+    while True:
+        try:
+            answer = console.input(_("Which game? Number (q: none): ")).strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            fail(_("Choose a game with --game N (1 to {count}).").format(count=len(games)))
+        if answer.lower() in {"q", "quit", "exit", "beenden"}:
+            raise typer.Exit(1)
+        chosen = int(answer) if answer.isdigit() and len(answer) < 9 else 0
+        if 1 <= chosen <= len(games):
+            return games[chosen - 1][1]
+        console.print("[red]" + escape(_("Type a number from 1 to {count}.").format(
+            count=len(games))) + "[/]")
 
 
 @app.command("simulate", help=_("Let bots play many games and report how often each seat lost."))

@@ -301,15 +301,67 @@ class GameRecord:
 
 def read_records(path: str | Path) -> Iterator[GameRecord]:
     """Every record of a JSON Lines file (one record per line, blank lines skipped), checked
-    like :meth:`GameRecord.from_json`; a bad line raises with its line number in ``line``."""
+    like :meth:`GameRecord.from_json`; a bad line raises with its file line number in the
+    error's ``line`` param (see :func:`load_records` to keep the good games instead)."""
     for number, line in enumerate(read_record_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
             yield GameRecord.from_json(_decode(line, path))
         except InvalidRecordError as error:
-            error.params.setdefault("line", number)
+            raise _at_line(error, number) from None
+
+
+def _at_line(error: InvalidRecordError, number: int) -> InvalidRecordError:
+    """``error`` of one line of a JSON Lines file, naming that line of the file."""
+    error.params["line"] = number
+    if error.code != "record.not_json":  # its own message names the line already
+        error.args = (f"line {number}: {error}",)
+    elif error.params.get("column") is not None:
+        error.args = (f"{error.params.get('path')} is not JSON: error at line {number}, "
+                      f"column {error.params['column']}",)
+    return error
+
+
+@dataclass(slots=True)
+class RecordFile:
+    """What :func:`load_records` read: the good games and the lines it could not read."""
+
+    games: list[tuple[int, GameRecord]]
+    """``(file line number, record)`` of every good record, in file order."""
+    problems: list[InvalidRecordError]
+    """One error per bad line (its ``line`` param is the file line number)."""
+
+
+def load_records(path: str | Path) -> RecordFile:
+    """Every game in a record file: one JSON document, or JSON Lines of many games.
+
+    Unlike :func:`read_records`, a bad line (cut short by a crash, edited by hand) does not
+    lose the others: it is reported in ``problems`` and the good games are still read.
+
+    Raises:
+        OSError: the file cannot be read.
+        InvalidRecordError: the file as a whole is unreadable (too large, not UTF-8, empty),
+            or it is one JSON document that is not a good record.
+    """
+    text = read_record_text(path)
+    try:
+        whole = _decode(text, path)
+    except InvalidRecordError as error:
+        if error.code != "record.not_json" or "\n" not in text.strip():
             raise
+    else:
+        return RecordFile([(1, GameRecord.from_json(whole))], [])
+    games: list[tuple[int, GameRecord]] = []
+    problems: list[InvalidRecordError] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            games.append((number, GameRecord.from_json(_decode(line, path))))
+        except InvalidRecordError as error:
+            problems.append(_at_line(error, number))
+    return RecordFile(games, problems)
 
 
 def read_record_text(path: str | Path) -> str:
@@ -429,6 +481,8 @@ __all__ = [
     "RECORD_FORMAT",
     "GameRecord",
     "RecordDocument",
+    "RecordFile",
+    "load_records",
     "read_record_text",
     "read_records",
     "write_atomically",
