@@ -74,38 +74,70 @@ class Server:
         return game, players, json.loads(options), seed, moves
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server process for the session (each test makes its own tables)."""
-    folder = tmp_path_factory.mktemp("server")
-    db = folder / "tables.sqlite3"
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "kartentisch.server", "--port", "0", "--db", str(db),
-         "--bot-workers", "0", "--no-access-log", "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT)
-    assert process.stdout is not None
-    deadline = time.monotonic() + 60
-    url = None
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        if line.startswith(READY_LINE):
-            url = line.split()[3]
-            break
-    if url is None:
+class ServerProcess:
+    """``python -m kartentisch.server`` on a free loopback port with the SQLite file ``db``
+    (bots inline); :meth:`start` again after :meth:`stop` or :meth:`kill` restarts it on
+    the same database."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.db = folder / "tables.sqlite3"
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> Server:
+        with (self.folder / "server.log").open("a") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "kartentisch.server", "--port", "0", "--db", str(self.db),
+                 "--bot-workers", "0", "--no-access-log", "--log-level", "warning"],
+                stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT)
+        self.process = process
+        assert process.stdout is not None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            if line.startswith(READY_LINE):
+                return Server(line.split()[3], self.db)
         process.kill()
-        pytest.fail("the server did not start: " + (folder / "server.log").read_text())
+        pytest.fail("the server did not start: " + (self.folder / "server.log").read_text())
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to write anything more."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@pytest.fixture(scope="session")
+def server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The session's server process (a test may restart it: see :func:`restart`)."""
+    process = ServerProcess(tmp_path_factory.mktemp("server"))
     try:
-        yield Server(url, db)
+        yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        process.stop()
+
+
+@pytest.fixture(scope="session")
+def server(server_process: ServerProcess) -> Server:
+    """One server for the session (each test makes its own tables)."""
+    return server_process.start()
+
+
+def restart(server_process: ServerProcess, server: Server) -> None:
+    """SIGKILL the session's server and start a new process on the same database; ``server``
+    then names the new address (every table made so far lives on, as after any crash)."""
+    server_process.kill()
+    server.url = server_process.start().url
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.browser.conftest import Server, save_shot
+from tests.browser.conftest import Server, ServerProcess, restart, save_shot
 from tests.browser.play import play_one, table_state, wait_my_turn_or_end
 
 from kartentisch.core.registry import load_game
@@ -131,6 +131,29 @@ def test_hints_and_hints_switched_off(server: Server, browser: Any) -> None:
     refused = httpx.post(f"{server.url}/api/web/hint", json={"token": off["seats"][0]["token"]})
     assert refused.json()["code"] == "web.hints_off"
     page.context.close()
+
+
+def test_hints_stay_off_after_a_restart(server: Server, server_process: ServerProcess,
+                                        browser: Any) -> None:
+    """The switch is stored with the table: after a SIGKILL and a new server process on the
+    same database the page still offers no hint button, and the server refuses hints."""
+    off = server.create("casino", [{"kind": "human"}, {"kind": "human"}], players=2,
+                        hints=False)
+    restart(server_process, server)
+    context = browser.new_context()
+    pages = [context.new_page() for _ in off["seats"]]
+    for page, seat in zip(pages, off["seats"], strict=True):
+        page.goto(server.url + "/" + seat["link"][seat["link"].index("#"):])
+        page.wait_for_selector("section.table-view")
+    seat = int(pages[0].get_attribute(".players li.to-move", "data-seat") or "")
+    turn = pages[seat]
+    assert wait_my_turn_or_end(turn) == "turn"
+    assert turn.locator(".moves button.move").count() > 0
+    assert turn.locator("#hint").count() == 0
+    for each in off["seats"]:
+        refused = httpx.post(f"{server.url}/api/web/hint", json={"token": each["token"]})
+        assert refused.status_code == 403 and refused.json()["code"] == "web.hints_off"
+    context.close()
 
 
 def test_lobby_creates_a_table_with_links_on_a_phone(server: Server, browser: Any,
