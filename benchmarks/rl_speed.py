@@ -23,8 +23,9 @@ so that other load on a shared machine disturbs the comparison less; best of ``-
 ``python benchmarks/rl_speed.py --seconds 3`` prints a table and ``--json`` writes the
 numbers. ``--breakdown`` says instead where a step's time goes in our environments: the
 game (``Table.step_token``: the token, and on a whole action the rules' transition, the next
-legal ids and the next decision), the encoding (``state_entries``, the fast path), writing
-numpy arrays (the rest of ``observe``, ``mask`` and the batch's ``_write``), and the rest
+legal ids and the next decision), the encoding (``state_entries``, the fast path; for the
+batch rows of an encoding with ``write_rows``, that call, which writes the arrays too),
+writing numpy arrays (the rest of ``observe``, ``mask`` and the batch's ``_write``), and the rest
 (PettingZoo's loop and the random policy; the batch's policy and row loop). Each part is
 timed with ``time.process_time`` around the calls, which adds a little to every part.
 """
@@ -153,6 +154,8 @@ def breakdown(kind: str, game: str, players: int | None, seconds: float, num_env
 
     timed(table_module.Table, "step_token", "game")
     timed(encoding_cls, "state_entries", "encoding")
+    if encoding_cls.writes_rows:  # the batch's vectorized rows: encoding and arrays in one
+        timed(encoding_cls, "write_rows", "encoding")
     timed(table_module.Table, "observe", "arrays", "encoding")
     timed(table_module.Table, "mask", "arrays")
     timed(batch_module.BatchStepper, "_write", "arrays", "encoding")
