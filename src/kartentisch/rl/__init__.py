@@ -6,7 +6,8 @@ bot by a lazy ``"module:attr"`` string). Submodules import their third-party lib
 themselves, so ``kartentisch.rl.learned`` needs numpy only:
 
 * :mod:`.encodings`: per game, the fixed-shape observation vector of one seat, the action
-  tokens and mask, and action features; read from ``state.observation(seat)`` only.
+  tokens and mask, and action features; defined on ``state.observation(seat)``, with a
+  tested bit-identical fast path that reads the same knowledge from the state's fields.
 * :mod:`.pettingzoo_env`: ``env(game)``, an AEC environment (PettingZoo).
 * :mod:`.gymnasium_env`: ``KartentischEnv``, one seat against registered bots (Gymnasium).
 * :mod:`.batch`: ``BatchStepper``, many games stepped together with stacked numpy arrays.
