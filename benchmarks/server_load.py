@@ -1,15 +1,32 @@
 """Load on the table server: N concurrent tables of scripted websocket players on loopback.
 
-Every human seat is a client that answers its turn at once with a random legal move; when a
-table's game ends, its players open a new table, so N tables stay in play. Reported: moves
-per second (all moves, and the scripted humans' acknowledged moves) and the p50/p99 round
-trip of a human move (sent -> the mover's own update received), for SQLite and PostgreSQL,
-plus the CPU the server process used. ``--bot ismcts`` puts one ISMCTS bot at every table,
-thinking in the server's worker process while the humans play.
+Every human seat is a client that plays a random legal move; when a table's game ends, its
+players open a new table, so N tables stay in play. Two ways to drive them (``--rate``):
 
-    python benchmarks/server_load.py --tables 200 --seconds 20 --db sqlite
-    python benchmarks/server_load.py --tables 50,100,200,400 --db sqlite,postgresql
-    python benchmarks/server_load.py --tables 200 --bot ismcts --strength 1
+- ``closed`` (saturation): every client answers its turn at once. Each table has one move
+  in flight at a time, so by Little's law the round trip is tables / throughput: this mode
+  measures the most moves per second the server carries, and its round trips only say how
+  long the queue is at that throughput.
+- a number R (paced, open loop): the tables together offer R moves per second, each table
+  one move every tables/R seconds on its own schedule (random phase). A move is due at its
+  slot whether or not the server has kept up; its round trip is timed from the slot, so time
+  spent waiting for a late update counts (no coordinated omission). A human turn that comes
+  after a bot's move is due when it arrives at the earliest (the bot's thinking is the
+  game's time, not the server's delay).
+
+Reported per row: moves per second (all moves, and the scripted humans' acknowledged
+moves), p50/p99/max round trip of a human move (due -> the mover's own update received),
+the server process's CPU (cores, and milliseconds per move), the players' CPU and the
+machine's load average. ``--bot ismcts`` (or ``--bot none,ismcts``) adds rows with one
+ISMCTS bot per table (``--bot-players`` seats: the humans and the bot), thinking in the
+server's worker process while the humans play. ``--profile N`` instead plays N moves
+through an in-process hub (no network) and prints the event loop's CPU per move and where
+it goes (cProfile).
+
+    python benchmarks/server_load.py --tables 200 --rate closed,500 --db sqlite,postgresql \
+        --bot none,ismcts
+    python benchmarks/server_load.py --tables 50,100,200,400 --db sqlite
+    python benchmarks/server_load.py --profile 3000
 
 Only loopback is used; every run stops by itself after ``--seconds`` (plus a warm-up).
 """
@@ -19,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import platform
 import random
@@ -47,6 +65,8 @@ class Result:
     db: str
     tables: int
     bot: str | None
+    rate: float | None
+    """Offered moves per second (None: closed loop)."""
     moves_per_s: float
     human_moves_per_s: float
     p50_ms: float
@@ -58,17 +78,23 @@ class Result:
     """The same for this process, the scripted players."""
     errors: int
     games: int
+    load: float
+    """The machine's 1-minute load average at the end of the run."""
 
     def row(self) -> str:
-        return (f"| {self.db} | {self.tables} | {self.bot or '-'} | {self.moves_per_s:.0f} | "
-                f"{self.human_moves_per_s:.0f} | {self.p50_ms:.1f} | {self.p99_ms:.1f} | "
-                f"{self.max_ms:.0f} | {self.server_cpu:.2f} | {self.client_cpu:.2f} | "
-                f"{self.games} | {self.errors} |")
+        offered = "closed" if self.rate is None else f"{self.rate:.0f}"
+        per_move = 1000 * self.server_cpu / self.moves_per_s if self.moves_per_s else 0.0
+        return (f"| {self.db} | {self.tables} | {self.bot or '-'} | {offered} | "
+                f"{self.moves_per_s:.0f} | {self.human_moves_per_s:.0f} | {self.p50_ms:.1f} | "
+                f"{self.p99_ms:.1f} | {self.max_ms:.0f} | {self.server_cpu:.2f} | "
+                f"{per_move:.2f} | {self.client_cpu:.2f} | {self.games} | {self.errors} | "
+                f"{self.load:.1f} |")
 
 
-HEADER = ("| database | tables | bot | moves/s | human moves/s | p50 ms | p99 ms | max ms |"
-          " server CPU | client CPU | games ended | errors |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|---|")
+HEADER = ("| database | tables | bot | offered moves/s | moves/s | human moves/s | p50 ms |"
+          " p99 ms | max ms | server CPU | server ms/move | client CPU | games ended |"
+          " errors | load |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -109,9 +135,47 @@ class Server:
             self.process.kill()
 
 
+class Schedule:
+    """One table's move slots in a paced run: one every ``interval`` seconds."""
+
+    def __init__(self, first: float, interval: float) -> None:
+        self.next = first
+        self.interval = interval
+
+    def due(self, arrived: float, after_bot: bool) -> float:
+        """The slot of the move whose turn arrived at ``arrived``; the next slot follows it
+        by ``interval`` however late this one is sent (open loop)."""
+        slot = max(self.next, arrived) if after_bot else self.next
+        self.next = slot + self.interval
+        return slot
+
+
+async def paced_play(client: TableClient, rng: random.Random, schedule: Schedule) -> None:
+    """Play this seat's turns, each at its table's next slot (at once if the slot is past),
+    timing the round trip from the slot."""
+    acted = -1
+    while True:
+        update = client.latest
+        if update is not None:
+            if update["status"] == "finished":
+                return
+            if update["legal"] and update["move"] != acted:
+                acted = update["move"]
+                last = update.get("last")
+                slot = schedule.due(client.update_times[-1],
+                                    after_bot=last is not None and last["by"] != "human")
+                wait = slot - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                await client.move(rng.choice(update["legal"])["id"], move=acted, since=slot)
+        await client.until(lambda m: m["type"] in ("update", "error"), timeout=120)
+
+
 async def run_load(server: Server, *, tables: int, game: str, players: int, bot: str | None,
-                   strength: int, warmup: float, seconds: float, seed: int) -> Result:
-    """Keep ``tables`` tables busy for ``warmup + seconds``; measure the last ``seconds``."""
+                   strength: int, warmup: float, seconds: float, seed: int,
+                   rate: float | None = None) -> Result:
+    """Keep ``tables`` tables busy for ``warmup + seconds``; measure the last ``seconds``.
+    ``rate``: the moves per second all tables together offer (None: closed loop)."""
     rng = random.Random(seed)
     http = httpx.AsyncClient(base_url=server.url, timeout=60,
                              limits=httpx.Limits(max_connections=64))
@@ -125,6 +189,10 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
     arrivals: list[float] = []
 
     async def table_loop() -> None:
+        schedule: Schedule | None = None
+        if rate is not None:
+            interval = tables / rate
+            schedule = Schedule(time.perf_counter() + rng.uniform(0, interval), interval)
         while time.perf_counter() < stop_at:
             answer = await http.post("/api/tables", json={
                 "game": game, "players": players, "seats": seats, "listed": False})
@@ -132,8 +200,13 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
             clients = [await TableClient.join(server.ws, s["token"])
                        for s in made["seats"] if "token" in s]
             watcher = clients[0]
-            plays = [asyncio.ensure_future(c.play(lambda legal: rng.choice(legal),
-                                                  timeout=120)) for c in clients]
+            plays: list[asyncio.Future[Any]]
+            if schedule is None:
+                plays = [asyncio.ensure_future(c.play(lambda legal: rng.choice(legal),
+                                                      timeout=120)) for c in clients]
+            else:  # a new table starts on the next slot from now (setting up is not a move)
+                schedule.next = max(schedule.next, time.perf_counter())
+                plays = [asyncio.ensure_future(paced_play(c, rng, schedule)) for c in clients]
             await asyncio.wait(plays, timeout=max(0.0, stop_at - time.perf_counter()))
             for task in plays:
                 task.cancel()
@@ -170,11 +243,67 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
     if not window:
         window = [float("nan")]
     return Result(
-        db="", tables=tables, bot=bot, moves_per_s=moves, human_moves_per_s=humans,
+        db="", tables=tables, bot=bot, rate=rate, moves_per_s=moves, human_moves_per_s=humans,
         p50_ms=1000 * window[len(window) // 2],
         p99_ms=1000 * window[min(len(window) - 1, int(len(window) * 0.99))],
         max_ms=1000 * window[-1], server_cpu=cpu, client_cpu=client_cpu, errors=counts["errors"],
-        games=counts["games"])
+        games=counts["games"], load=os.getloadavg()[0])
+
+
+def profile(moves: int, game: str, players: int, seed: int) -> None:
+    """Play ``moves`` random moves through an in-process hub on an SQLite file (two seat
+    connections per table, no network) and print the event loop thread's CPU per move and
+    a cProfile of it: the server's own cost of a move, websockets aside."""
+    import cProfile
+    import json
+    import pstats
+
+    from kartentisch.server.bots import BotPool
+    from kartentisch.server.storage import Storage
+    from kartentisch.server.tables import CreateTable, Hub, QueueConn
+
+    async def play(profiler: cProfile.Profile | None) -> float:
+        hub = Hub(Storage(f"sqlite:///{tempfile.mkdtemp(prefix='kt-prof-')}/t.sqlite3"),
+                  BotPool(0))
+        await hub.start()
+        rng = random.Random(seed)
+        done, cpu = 0, 0.0
+        try:
+            while done < moves:
+                made = await hub.create(CreateTable(game=game, players=players), "http://x/")
+                conns = [QueueConn() for _ in made["seats"]]
+                for conn, seat in zip(conns, made["seats"], strict=True):
+                    await hub.handle(conn, json.dumps({"v": 1, "type": "hello",
+                                                       "token": seat["token"]}))
+                table = hub.tables[made["table"]]
+                while not table.finished and done < moves:
+                    for conn in conns:  # what the sender tasks would send
+                        while not conn.outbox.empty():
+                            conn.outbox.get_nowait()
+                    aid = rng.choice(table.state.legal_action_ids())
+                    message = json.dumps({"v": 1, "type": "move", "move": table.moves,
+                                          "action": aid, "ref": table.moves})
+                    mover = conns[table.state.current_player]
+                    start = time.thread_time()
+                    if profiler is not None:
+                        profiler.enable()
+                    await hub.handle(mover, message)
+                    if profiler is not None:
+                        profiler.disable()
+                    cpu += time.thread_time() - start
+                    done += 1
+                for conn in conns:
+                    hub.disconnect(conn)
+        finally:
+            await hub.stop()
+        return cpu / done
+
+    per_move = asyncio.run(play(None))
+    print(f"{game}, {players} seats, {moves} moves: {1000 * per_move:.3f} ms event-loop CPU"
+          f" per move (load average {os.getloadavg()[0]:.1f})")
+    profiler = cProfile.Profile()
+    asyncio.run(play(profiler))
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
 
 def main() -> None:
@@ -183,21 +312,35 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite,postgresql", help="sqlite and/or postgresql")
     parser.add_argument("--game", default="casino")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--bot", default=None, help="a bot at every table (e.g. ismcts)")
+    parser.add_argument("--bot", default="none",
+                        help="comma-separated: none, or a bot at every table (e.g. ismcts)")
+    parser.add_argument("--bot-players", type=int, default=3,
+                        help="seats of a table with a bot (the bot and scripted humans)")
     parser.add_argument("--strength", type=int, default=1)
+    parser.add_argument("--rate", default="closed",
+                        help="comma-separated: closed (saturation) or offered moves/s in all")
+    parser.add_argument("--profile", type=int, default=0,
+                        help="play this many moves in-process and profile instead")
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.profile:
+        profile(args.profile, args.game, args.players, args.seed)
+        return
+    bots = [None if b == "none" else b for b in args.bot.split(",")]
+    rates = [None if r == "closed" else float(r) for r in args.rate.split(",")]
     print(f"# {platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()}"
           f" · {time.strftime('%Y-%m-%d %H:%M')} · {args.game}, {args.players} seats"
-          f"{', one ' + args.bot + ' bot per table' if args.bot else ''}")
+          f" ({args.bot_players} with a bot, strength {args.strength}) · {args.warmup:g} s"
+          f" warm-up, {args.seconds:g} s measured · load average {os.getloadavg()[0]:.1f}")
     print(HEADER, flush=True)
     cluster: Cluster | None = None
     try:
         for db_kind in args.db.split(","):
-            for count in (int(t) for t in args.tables.split(",")):
+            for count, bot, rate in itertools.product(
+                    (int(t) for t in args.tables.split(",")), bots, rates):
                 if db_kind == "postgresql":
                     if cluster is None:
                         cluster = start_cluster(max_connections=300)
@@ -207,9 +350,10 @@ def main() -> None:
                 server = Server(db, args.bot_workers)
                 try:
                     result = asyncio.run(run_load(
-                        server, tables=count, game=args.game, players=args.players,
-                        bot=args.bot, strength=args.strength, warmup=args.warmup,
-                        seconds=args.seconds, seed=args.seed))
+                        server, tables=count, game=args.game,
+                        players=args.players if bot is None else args.bot_players,
+                        bot=bot, strength=args.strength, warmup=args.warmup,
+                        seconds=args.seconds, seed=args.seed, rate=rate))
                 finally:
                     server.stop()
                 result.db = db_kind

@@ -105,11 +105,15 @@ class TableClient:
         """Send a frame as it is (for tests of malformed messages)."""
         await self.socket.send(data)
 
-    async def move(self, action: int, *, move: int | None = None, ref: int | None = None) -> int:
-        """Play ``action`` at ``move`` (the latest update's number by default); returns ref."""
+    async def move(self, action: int, *, move: int | None = None, ref: int | None = None,
+                   since: float | None = None) -> int:
+        """Play ``action`` at ``move`` (the latest update's number by default); returns ref.
+
+        The round trip is timed from now, or from ``since`` (a ``time.perf_counter`` time:
+        when the move was due, so a load test counts the time it waited to be sent)."""
         number = move if move is not None else (self.latest or {}).get("move", 0)
         ref = number if ref is None else ref
-        self.sent_at[ref] = time.perf_counter()
+        self.sent_at[ref] = time.perf_counter() if since is None else since
         await self.send({"type": "move", "move": number, "action": action, "ref": ref})
         return ref
 
