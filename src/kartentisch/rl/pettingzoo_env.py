@@ -151,8 +151,9 @@ def raw_env(game: str = "krass-kariert", **kwargs: Any) -> KartentischAEC:
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order-enforcing wrapper, the same checks, with the attributes read on
-    every step (``agent_selection``, ``agents``) and ``last`` going straight to the
-    environment once it has been reset, instead of through ``__getattr__`` each time."""
+    every step (``agent_selection``, ``agents``), ``last`` and ``step`` going straight to
+    the environment once it has been reset, instead of through ``__getattr__`` and the
+    wrapper chain each time."""
 
     @property
     def agent_selection(self) -> str:
@@ -172,6 +173,13 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             return super().last(observe)  # type: ignore[no-any-return]  # PettingZoo's error
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:  # PettingZoo's checks, then straight on
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
     def __str__(self) -> str:
         return str(self.env)
