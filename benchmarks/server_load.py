@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import math
 import os
 import platform
 import random
@@ -174,32 +175,46 @@ async def paced_play(client: TableClient, rng: random.Random, schedule: Schedule
 async def run_load(server: Server, *, tables: int, game: str, players: int, bot: str | None,
                    strength: int, warmup: float, seconds: float, seed: int,
                    rate: float | None = None) -> Result:
-    """Keep ``tables`` tables busy for ``warmup + seconds``; measure the last ``seconds``.
-    ``rate``: the moves per second all tables together offer (None: closed loop)."""
+    """Set up ``tables`` tables, then keep them busy for ``warmup + seconds`` and measure
+    the last ``seconds`` (the clock starts once every table is set up, so a slow start on
+    a busy machine does not eat the window). ``rate``: the moves per second all tables
+    together offer (None: closed loop)."""
     rng = random.Random(seed)
     http = httpx.AsyncClient(base_url=server.url, timeout=60,
                              limits=httpx.Limits(max_connections=64))
     seats: list[dict[str, Any]] = [{"kind": "human"}] * players
     if bot is not None:
         seats = [*seats[:-1], {"kind": "bot", "bot": bot, "strength": strength}]
-    stop_at = time.perf_counter() + warmup + seconds
-    measure_from = time.perf_counter() + warmup
+    window_at = {"start": math.inf, "stop": math.inf}
+    """The measured window (``time.perf_counter``), set once every table is set up."""
+    ready = asyncio.Event()
+    joined = [0]
     trips: list[tuple[float, float]] = []
     counts = {"games": 0, "errors": 0}
     arrivals: list[float] = []
 
     async def table_loop() -> None:
         schedule: Schedule | None = None
-        if rate is not None:
-            interval = tables / rate
-            schedule = Schedule(time.perf_counter() + rng.uniform(0, interval), interval)
-        while time.perf_counter() < stop_at:
+        first = True
+        while time.perf_counter() < window_at["stop"]:
             answer = await http.post("/api/tables", json={
                 "game": game, "players": players, "seats": seats, "listed": False})
             made = answer.json()
             clients = [await TableClient.join(server.ws, s["token"])
                        for s in made["seats"] if "token" in s]
             watcher = clients[0]
+            if first:  # wait for every table, then the clock starts
+                first = False
+                joined[0] += 1
+                if joined[0] == tables:
+                    now = time.perf_counter()
+                    window_at.update(start=now + warmup, stop=now + warmup + seconds)
+                    ready.set()
+                await ready.wait()
+                if rate is not None:
+                    interval = tables / rate
+                    schedule = Schedule(time.perf_counter() + rng.uniform(0, interval),
+                                        interval)
             plays: list[asyncio.Future[Any]]
             if schedule is None:
                 plays = [asyncio.ensure_future(c.play(lambda legal: rng.choice(legal),
@@ -207,7 +222,7 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
             else:  # a new table starts on the next slot from now (setting up is not a move)
                 schedule.next = max(schedule.next, time.perf_counter())
                 plays = [asyncio.ensure_future(paced_play(c, rng, schedule)) for c in clients]
-            await asyncio.wait(plays, timeout=max(0.0, stop_at - time.perf_counter()))
+            await asyncio.wait(plays, timeout=max(0.0, window_at["stop"] - time.perf_counter()))
             for task in plays:
                 task.cancel()
             await asyncio.gather(*plays, return_exceptions=True)
@@ -224,13 +239,18 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
     pid = server.process.pid
     cpu0: list[float] = []
 
-    async def cpu_start() -> None:
-        await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
-        cpu0.append(cpu_seconds(pid))
-        cpu0.append(cpu_seconds(os.getpid()))
-
     tasks = [asyncio.ensure_future(table_loop()) for _ in range(tables)]
-    await cpu_start()
+    waiter = asyncio.ensure_future(ready.wait())
+    await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not ready.is_set():  # a table could not be set up: say why
+        waiter.cancel()
+        for task in tasks:
+            if task.done() and task.exception() is not None:
+                raise RuntimeError("a table could not be set up") from task.exception()
+    measure_from, stop_at = window_at["start"], window_at["stop"]
+    await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+    cpu0.append(cpu_seconds(pid))
+    cpu0.append(cpu_seconds(os.getpid()))
     await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
     cpu = (cpu_seconds(pid) - cpu0[0]) / seconds  # the measured window only
     client_cpu = (cpu_seconds(os.getpid()) - cpu0[1]) / seconds
