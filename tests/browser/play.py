@@ -223,8 +223,17 @@ def play_to_end(page: Any, game: str, seat: int, limit: int = 400) -> int:
 
 
 def play_between(pages: list[Any], game: str, limit: int = 400) -> int:
-    """Two or more pages, one seat each (page i plays seat i), take turns by clicks until
-    the game is over; after every move the other pages see it arrive. Returns the moves."""
+    """Two or more pages, one seat each (page i plays seat i), take turns by (dispatched)
+    clicks until the game is over; after every move the other pages see it arrive.
+    Returns the moves."""
+    FAST["on"] = True
+    try:
+        return _take_turns(pages, game, limit)
+    finally:
+        FAST["on"] = False
+
+
+def _take_turns(pages: list[Any], game: str, limit: int) -> int:
     moves = 0
     while table_state(pages[0])["status"] != "finished":
         # the seat to move, as the players bar shows it, plays

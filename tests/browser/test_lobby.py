@@ -60,8 +60,9 @@ def test_take_a_free_seat_from_the_lobby_and_play(server: Server, browser: Any,
     assert "free seat" in row.inner_text()
     # the language switch relabels the lobby at once
     guest.select_option("#language", "de")
-    row.locator("button.take-seat").wait_for()
-    assert row.locator("button.take-seat").inner_text() == german["Take a seat"]
+    guest.wait_for_function(  # the German catalogue arrives, then the lobby is relabelled
+        "(text) => document.querySelector('button.take-seat')?.textContent === text",
+        arg=german["Take a seat"])
     save_shot(guest, shots, "lobby-open-tables")
     row.locator("button.take-seat").click()
     guest.wait_for_selector("section.table-view[data-seat='1']")

@@ -12,7 +12,7 @@ export function showTable(root, {token, watcher = false}) {
   const st = {
     token, watcher, ws: null, closed: false, table: null, seat: null, update: null,
     events: [], message: null, hint: null, hintsAllowed: false, sending: false, ref: 0,
-    clockTimer: null, retry: 0, finishedShown: false,
+    clockTimer: null, retry: 0, finishedShown: false, renderPending: false,
   };
   const view = {close, relabel: render};
 
@@ -66,10 +66,10 @@ export function showTable(root, {token, watcher = false}) {
         }
       }
       if (st.table) st.table.status = m.status;
-      render();
+      renderSoon();
     } else if (m.type === "seats") {
       if (st.table) st.table.seats = m.seats;
-      render();
+      renderSoon();
     } else if (m.type === "error") {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
@@ -275,7 +275,18 @@ export function showTable(root, {token, watcher = false}) {
         t("Let a bot play for me"));
   }
 
+  /** Render at the next frame: a burst of messages (the bots' moves after yours) is drawn
+   * once. A hidden tab gets no frames, so a timer renders it too. */
+  function renderSoon() {
+    if (st.renderPending) return;
+    st.renderPending = true;
+    const run = () => { if (st.renderPending) render(); };
+    requestAnimationFrame(run);
+    setTimeout(run, 250);
+  }
+
   function render() {
+    st.renderPending = false;
     if (!st.table || !st.update) {
       replace(root, h("p", {class: "connecting"}, t("Connecting…")), statusBox());
       return;
