@@ -244,6 +244,7 @@ class SpyPresenter(TablelessPresenter):
     """Records every event the session hands to the presenter."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.seen: list[Event] = []
 
     def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str]

@@ -34,7 +34,7 @@ from kartentisch.cli.arguments import (
     use_language,
     whole_number,
 )
-from kartentisch.cli.messages import format_number
+from kartentisch.cli.messages import format_number, format_options
 from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.session import (
     HUMAN,
@@ -171,8 +171,9 @@ def play(
     console.print(escape(_("Bots: {bots}").format(bots=", ".join(
         f"{s}: {kind}" for s, kind in enumerate(seats) if kind != HUMAN))))
     if rules:
-        console.print(escape(_("Rules options: {options}").format(options=", ".join(
-            f"{key}={value}" for key, value in sorted(rules.items())))))
+        chosen = the_game.options_json()
+        console.print(escape(_("Rules options: {options}").format(options=format_options(
+            {key: chosen.get(key, value) for key, value in rules.items()}))))
     _enable_line_editing()
     read_line = console.input
     result = play_session(game_name=name, game=the_game, seed=seed_value, seats=seats,

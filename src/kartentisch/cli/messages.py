@@ -9,7 +9,7 @@ passing ``localize``; every other param is shown as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from kartentisch.core.errors import JSONValue, KartentischError, safe_repr
@@ -45,6 +45,24 @@ def format_number(value: int) -> str:
     text = f"{value:,}"
     separator = _SEPARATORS.get(current_language())
     return text.replace(",", separator) if separator else text
+
+
+def format_value(value: object) -> str:
+    """A rules option's value as typed on the command line: ``true``/``false``, never
+    Python's ``True``/``False``.
+
+    >>> format_value(True), format_value(3), format_value("any")
+    ('true', '3', 'any')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def format_options(options: Mapping[str, object]) -> str:
+    """Rules options as ``key=value, ...`` (sorted), values as :func:`format_value` shows
+    them."""
+    return ", ".join(f"{key}={format_value(value)}" for key, value in sorted(options.items()))
 
 
 def describe_error(error: KartentischError, localize: Localize | None = None) -> str:

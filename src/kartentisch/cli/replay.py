@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from kartentisch.cli.messages import format_options
 from kartentisch.cli.presenters import Presenter, seat_name
 from kartentisch.cli.session import HUMAN, ReadLine, show_result
 from kartentisch.core.protocol import Seat
@@ -47,8 +48,8 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
     console.print("[bold]" + escape(_("{game} · {players} players · seed {seed}").format(
         game=game.spec.title, players=record.players, seed=record.seed)) + "[/]")
     if record.options:
-        console.print(escape(_("Rules options: {options}").format(options=", ".join(
-            f"{key}={value}" for key, value in sorted(record.options.items())))))
+        console.print(escape(_("Rules options: {options}").format(
+            options=format_options(record.options))))
     seen = 0
 
     def show_events() -> None:

@@ -24,7 +24,7 @@ from rich.table import Table
 
 from kartentisch.arena.runner import build_bot
 from kartentisch.bots.base import Bot
-from kartentisch.cli.messages import describe_error
+from kartentisch.cli.messages import describe_error, format_number
 from kartentisch.cli.presenters import Presenter, seat_name
 from kartentisch.core.errors import (
     AmbiguousActionError,
@@ -34,7 +34,7 @@ from kartentisch.core.errors import (
 from kartentisch.core.protocol import Game, Seat, State
 from kartentisch.core.records import GameRecord
 from kartentisch.core.rng import derive_seed
-from kartentisch.locale import _
+from kartentisch.locale import _, ngettext
 
 HUMAN: Final = "human"
 """The seat kind of the person at the keyboard."""
@@ -318,9 +318,17 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
     result = SessionResult(state, False)
     current = state
 
+    for event in current.events_for(human_seat, 0)[:seen]:  # earlier events: counted only
+        presenter.describe_event(event, viewer=human_seat, names=names)
+
     def show_events() -> None:
         nonlocal seen
         for event in current.events_for(human_seat, seen):
+            summary = presenter.between_deals(event, current.observation(human_seat), names)
+            if summary is not None:
+                console.print(summary)
+                if delay > 0:
+                    time.sleep(max(1.5, 4 * delay))  # a moment to take in the standings
             line = presenter.describe_event(event, viewer=human_seat, names=names)
             if line is not None:
                 console.print(line)
@@ -385,21 +393,58 @@ def losers(returns: Sequence[float]) -> list[Seat]:
     return [s for s, r in enumerate(returns) if r == low]
 
 
+def join_names(names: Sequence[str]) -> str:
+    """``names`` as a list in words: "A", "A and B", "A, B and C"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def result_sentence(returns: Sequence[float], names: Sequence[str], viewer: Seat | None
+                    ) -> str:
+    """Who won and who lost, in words (rich markup), from the final returns."""
+    if not returns or min(returns) == max(returns):
+        return _("A draw: nobody wins, nobody loses.")
+    best = max(returns)
+    winners = [s for s, r in enumerate(returns) if r == best]
+    lost = losers(returns)
+    parts = []
+    if viewer is not None and viewer in winners:
+        parts.append(_("You win!") if len(winners) == 1 else _("You are among the winners."))
+    elif viewer is not None and viewer in lost:
+        parts.append(_("You lose.") if len(lost) == 1 else _("You are among the losers."))
+    parts.append(ngettext("Winner: {names}.", "Winners: {names}.", len(winners)).format(
+        names=join_names([seat_name(names, s) for s in winners])))
+    if lost:
+        parts.append(ngettext("Loser: {names}.", "Losers: {names}.", len(lost)).format(
+            names=join_names([seat_name(names, s) for s in lost])))
+    return " ".join(parts)
+
+
 def show_result(state: State[Any, Any], names: Sequence[str], presenter: Presenter,
                 console: Console, viewer: Seat | None) -> None:
-    """The final table and every seat's result."""
-    console.print(presenter.render(state.observation(0 if viewer is None else viewer),
-                                   viewer=viewer, names=names))
+    """The final table and the result in the players' terms: each seat's chips or points
+    and who won and lost, in words (the returns belong to --json and research output)."""
+    observation = state.observation(0 if viewer is None else viewer)
+    console.print(presenter.render(observation, viewer=viewer, names=names))
     returns = state.returns()
+    best = max(returns) if returns else 0.0
     lost = losers(returns)
+    scores = presenter.final_scores(observation)
     table = Table(title=_("Result"), title_justify="left")
     table.add_column(_("Player"))
-    table.add_column(_("Return"), justify="right")
+    if scores is not None:
+        table.add_column(scores[0], justify="right")
     table.add_column("")
     for seat, value in enumerate(returns):
-        status = _("lost") if seat in lost else _("won") if lost else ""
-        table.add_row(seat_name(names, seat), f"{value:+.2f}", status)
+        status = (_("loses") if seat in lost else _("wins") if value == best and lost
+                  else "")
+        row = [seat_name(names, seat)]
+        if scores is not None:
+            row.append(format_number(scores[1][seat]))
+        table.add_row(*row, status)
     console.print(table)
+    console.print("[bold]" + result_sentence(returns, names, viewer) + "[/]")
 
 
 def check_seats(seats: Sequence[str], game: Game[Any, Any, Any]) -> None:

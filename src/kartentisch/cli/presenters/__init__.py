@@ -135,6 +135,17 @@ class Presenter:
         return (_("Which move do you mean?"),
                 [(text, text, "") for text, _action in error.choices])
 
+    def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:
+        """The result screen's score column: its title ("Chips", "Points") and every seat's
+        value at the end, in the game's own terms (``None``: no such column)."""
+        return None
+
+    def between_deals(self, event: Event, observation: Any, names: Sequence[str]
+                      ) -> str | None:
+        """A short summary (rich markup) shown before ``event`` when it starts a new deal
+        (the standings so far), or ``None``."""
+        return None
+
     def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
         """Extra statistics of a finished game for ``simulate`` (plain floats)."""
         return {}

@@ -280,6 +280,13 @@ class CasinoPresenter(Presenter):
         return _("Which move do you mean?"), answers
 
     # ------------------------------------------------------------------ statistics
+    def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:
+        """Points at the end (a partnership's points shown for both partners)."""
+        scores = list(observation.scores)
+        sides = len(scores)
+        return _("Points"), [scores[seat % 2 if sides != observation.players else seat]
+                             for seat in range(observation.players)]
+
     def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
         results = getattr(state, "pack_results", [])
         return {"packs": float(len(results)),

@@ -111,6 +111,17 @@ class KrassKariertPresenter(Presenter):
 
     game = "krass-kariert"
 
+    def __init__(self) -> None:
+        self._deal = 0
+        self._first_round: dict[int, int] = {}
+        """Per deal (1-based), the engine's running round number of its first round: the
+        engine counts rounds over the whole game, the players count them per deal."""
+
+    def _round_in_deal(self, deal: int, running: int) -> int | None:
+        """The running round number ``running`` counted within deal ``deal`` (from 1)."""
+        first = self._first_round.get(deal)
+        return None if first is None else running - first + 1
+
     def help_line(self) -> str:
         return _("Moves: 4 = play position 4 · 4-6 = positions 4 to 6 · 4-5x7 = with X as 7 · "
                  "r1@3 = reserve card 1 to position 3 · @3 = drawn card to position 3 · "
@@ -121,8 +132,10 @@ class KrassKariertPresenter(Presenter):
                ) -> RenderableType:
         obs: KKObservation = observation
         parts: list[RenderableType] = []
-        title = _("Krass Kariert · deal {deal} · round {round}").format(
-            deal=obs.deal + 1, round=obs.rounds + 1)
+        in_deal = self._round_in_deal(obs.deal + 1, obs.rounds + 1)
+        title = (_("Krass Kariert · deal {deal}").format(deal=obs.deal + 1) if in_deal is None
+                 else _("Krass Kariert · deal {deal} · round {round}").format(
+                     deal=obs.deal + 1, round=in_deal))
         parts.append(Text(title, style="bold underline"))
         parts.append(self._players_table(obs, viewer, names))
         parts.append(Text.from_markup(self._round_line(obs, names)))
@@ -199,6 +212,20 @@ class KrassKariertPresenter(Presenter):
             table.add_column(_("(no cards)"))
         return table
 
+    def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:
+        """Chips left at the end."""
+        return _("Chips"), list(observation.chips)
+
+    def between_deals(self, event: Event, observation: Any, names: Sequence[str]
+                      ) -> str | None:
+        """Everybody's chips before a new deal (from the second deal on)."""
+        if event.kind != "deal_start" or int(event.data["deal"]) <= 1:
+            return None
+        chips = " · ".join(f"{seat_name(names, seat)} {count}"
+                           for seat, count in enumerate(observation.chips))
+        return "[bold]" + _("After deal {deal} the chips stand: {chips}").format(
+            deal=int(event.data["deal"]) - 1, chips=chips) + "[/]"
+
     # ------------------------------------------------------------------ events
     def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
                        ) -> str | None:
@@ -207,10 +234,17 @@ class KrassKariertPresenter(Presenter):
         data = event.data
         kind = event.kind
         if kind == "deal_start":
+            self._deal = int(data["deal"])
+            if self._deal == 1:
+                self._first_round.clear()
+            self._first_round.pop(self._deal, None)
             return "[bold]" + _("── Deal {deal} begins ──").format(deal=data["deal"]) + "[/]"
         if kind == "round_start":
+            running = int(data["round"])
+            self._first_round.setdefault(self._deal, running)
+            number = self._round_in_deal(self._deal, running)
             text = (_("Round {round}: you lead.") if me else _("Round {round}: {name} leads."))
-            return "[dim]" + text.format(round=data["round"], name=name) + "[/]"
+            return "[dim]" + text.format(round=number, name=name) + "[/]"
         if kind == "combination":
             combo = describe_combination(
                 16 * KIND_KEYS.index(data["kind"]) + data["high"], data["cards"],

@@ -333,6 +333,10 @@ class Krumme20Presenter(Presenter):
         return None
 
     # ------------------------------------------------------------------ statistics
+    def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:
+        """Points at the end."""
+        return _("Points"), list(observation.points)
+
     def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
         return {"turns": float(getattr(state, "turns", 0)),
                 "fouls": float(sum(getattr(state, "fouls", []) or [0]))}
