@@ -231,3 +231,38 @@ def test_keyboard_play(server: Server, browser: Any) -> None:
         "els => els.map(e => e.getAttribute('aria-label'))")
     assert all(label and label.startswith("position ") for label in labels)
     page.context.close()
+
+
+def test_phone_krass_kariert_hand_wraps_readably(server: Server, browser: Any,
+                                                 shots: Path) -> None:
+    """On a 390 px screen a Krass Kariert hand wraps into rows; every card's position
+    number stays readable (no card of the next row covers it) and nothing is wider than
+    the screen."""
+    answer = server.create("krass-kariert", [{"kind": "human"},
+                                             {"kind": "bot", "bot": "random"},
+                                             {"kind": "bot", "bot": "random"}], players=3)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, locale="de-DE")
+    page = context.new_page()
+    page.goto(answer["seats"][0]["link"])
+    assert wait_my_turn_or_end(page) == "turn"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    covered = page.evaluate("""() => {
+      const cards = [...document.querySelectorAll('.kk-hand button.card')];
+      const boxes = cards.map((c) => c.getBoundingClientRect());
+      const rows = new Set(boxes.map((b) => Math.round(b.top)));
+      const hits = [];
+      cards.forEach((card, i) => {
+        const label = card.querySelector('.pos').getBoundingClientRect();
+        boxes.forEach((b, j) => {
+          if (j !== i && label.left < b.right && label.right > b.left &&
+              label.top < b.bottom && label.bottom > b.top) hits.push([i, j]);
+        });
+      });
+      return {rows: rows.size, hits};
+    }""")
+    assert covered["rows"] >= 2, "the hand did not wrap on a phone"
+    assert covered["hits"] == [], covered
+    assert page.locator("#turn").is_visible() and page.locator("#clock").is_visible()
+    save_shot(page, shots, "table-phone-krass-kariert")
+    context.close()
