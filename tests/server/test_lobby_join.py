@@ -14,7 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
+from kartentisch.server import storage as storage_module
 from kartentisch.server.client import TableClient
 from kartentisch.server.storage import SeatRow, Storage, TableRow
 from kartentisch.server.tables import new_id, new_token
@@ -209,3 +211,36 @@ def test_two_processes_race_for_the_last_seat(kind: str, start_server: Any, tmp_
             await client.close()
 
     asyncio.run(join())
+
+
+def test_migration_0002_keeps_older_tables(database: str) -> None:
+    """A database made by migration 0001 with a table in it upgrades to the newest schema:
+    the old table offers hints and has no open seat."""
+    from alembic import command
+    from alembic.config import Config
+
+    store = Storage(database)
+    config = Config()
+    config.set_main_option("script_location",
+                           str(Path(storage_module.__file__).parent / "migrations"))
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+        conn.execute(sa.text(
+            "INSERT INTO kt_tables (id, game, players, options, seed, clock, listed, stand_in,"
+            " watch, status, returns, created_at, finished_at) VALUES ('old', 'casino', 2,"
+            " '{}', 5, NULL, TRUE, 'heuristic', NULL, 'playing', NULL, 1.0, NULL)"))
+        conn.execute(sa.text(
+            "INSERT INTO kt_seats (table_id, seat, kind, bot, strength, \"left\") VALUES"
+            " ('old', 0, 'human', NULL, NULL, FALSE), ('old', 1, 'human', NULL, NULL, FALSE)"))
+    store.migrate()
+    try:
+        loaded = store.load_table("old")
+        assert loaded is not None
+        row, moves = loaded
+        assert row.hints is True and moves == []
+        assert [s.open for s in row.seats] == [False, False]
+        assert store.open_seats(["old"]) == {}
+        assert store.claim_seat("old", new_token()) is None
+    finally:
+        store.close()

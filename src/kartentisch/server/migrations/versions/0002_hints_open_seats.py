@@ -22,13 +22,14 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Add the two columns (existing tables keep hints on and have no open seat)."""
-    with op.batch_alter_table("kt_tables") as batch:
-        batch.add_column(sa.Column("hints", sa.Boolean, nullable=False,
-                                   server_default=sa.true()))
-    with op.batch_alter_table("kt_seats") as batch:
-        batch.add_column(sa.Column("open", sa.Boolean, nullable=False,
-                                   server_default=sa.false()))
+    """Add the two columns (existing tables keep hints on and have no open seat).
+
+    A plain ``ADD COLUMN`` with a constant default, on SQLite too: a batch operation would
+    copy and drop ``kt_tables``, which the seats' and moves' foreign keys forbid."""
+    op.add_column("kt_tables", sa.Column("hints", sa.Boolean, nullable=False,
+                                         server_default=sa.true()))
+    op.add_column("kt_seats", sa.Column("open", sa.Boolean, nullable=False,
+                                        server_default=sa.false()))
 
 
 def downgrade() -> None:
