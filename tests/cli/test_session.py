@@ -334,3 +334,33 @@ def test_no_typed_text_crashes_the_prompt(lines: list[str]) -> None:
     except QuitGame:
         return
     assert action in state.legal_actions()
+
+
+def test_the_help_numbers_the_legal_moves_and_takes_a_number() -> None:
+    state = find_state(lambda s: s.phase == "play" and len(s.legal_actions()) > 3)
+    legal = state.legal_actions()
+    human, out = human_for(state, ["?", "3"])
+    assert human.choose(state) == legal[2]
+    shown = out.getvalue()
+    first = state.game.format_action(legal[0])
+    assert f"For example now: {first}" in shown
+    assert " 1) " + first in shown and " 3) " in shown
+
+
+def test_the_help_prompt_takes_a_move_or_goes_back() -> None:
+    state = find_state(lambda s: s.phase == "play" and len(s.legal_actions()) > 3)
+    legal = state.legal_actions()
+    typed = state.game.format_action(legal[-1])
+    human, _out = human_for(state, ["?", "", "?", "999999", typed])
+    assert human.choose(state) == legal[-1]
+
+
+def test_an_ambiguous_move_offers_numbered_choices() -> None:
+    state = find_state(lambda s: True)
+    error = AmbiguousActionError("which?", [("1-2", "first"), ("1-3", "second")])
+    console, out = make_console()
+    typed = iter(["2"])
+    human = HumanPlayer(0, state.game, GENERIC, console, lambda _p: next(typed),
+                        seat_names(SEATS, 0))
+    assert human.resolve(error, state.observation(0)) == "second"
+    assert "1) 1-2" in out.getvalue() and "2) 1-3" in out.getvalue()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -75,14 +76,23 @@ class HumanPlayer:
         observation = state.observation(self.seat)
         self.console.print(self.presenter.render(observation, viewer=self.seat, names=self.names))
 
-    def show_help(self, state: State[Any, Any]) -> None:
-        """Print the notation help and the legal moves."""
+    def show_help(self, state: State[Any, Any]) -> list[Any]:
+        """Print the notation help with examples from the real table, the legal moves grouped,
+        and every legal move numbered; returns the moves in their numbered order."""
         observation = state.observation(self.seat)
+        legal = list(state.legal_actions())
+        labels = [self.presenter.move_label(action, observation, self.game) for action in legal]
         self.console.print(escape(self.presenter.help_line()))
+        self.console.print(escape(_("For example now: {moves}").format(
+            moves=" · ".join(labels[:3]))))
         self.console.print(_("Legal moves now:"))
-        for line in self.presenter.describe_moves(observation, state.legal_actions(), self.game):
+        for line in self.presenter.describe_moves(observation, legal, self.game):
             self.console.print("  " + escape(line))
+        self.console.print(_("Or pick one by its number:"))
+        self.console.print(Columns([escape(f"{n:>2}) {label}") for n, label in
+                                    enumerate(labels, start=1)], padding=(0, 3)))
         self.console.print(escape(_("Enter alone shows the table again; quit ends the game.")))
+        return legal
 
     def ask(self, prompt: str) -> str:
         """One line of input; ``EOFError`` and ``quit`` raise :class:`QuitGame`."""
@@ -108,8 +118,13 @@ class HumanPlayer:
                 self.show_table(state)
                 continue
             if text.strip().lower() in HELP_WORDS:
-                self.show_help(state)
-                continue
+                numbered = self.show_help(state)
+                text = self.ask(_("Number of a move, or a move (Enter: back): "))
+                picked = _numbered_choice(text, len(numbered))
+                if picked is not None:
+                    return numbered[picked]
+                if not text.strip():
+                    continue
             text = self.presenter.normalize_input(text, observation)
             try:
                 action = self.game.parse_action(text, state)
@@ -138,22 +153,37 @@ class HumanPlayer:
         question, answers = self.presenter.ask_choice(error, observation)
         while True:
             self.console.print("[bold]" + escape(question) + "[/]")
-            if any(explanation for _short, _full, explanation in answers):
-                for short, full, explanation in answers:
-                    extra = f" — {explanation}" if explanation else ""
-                    self.console.print(escape(f"  {short}  ({full}){extra}"))
-            else:
-                self.console.print(escape("  " + " · ".join(short for short, *_rest in answers)))
-            text = self.ask(_("Your choice (Enter to go back): ")).strip().lower()
+            for number, (short, full, explanation) in enumerate(answers, start=1):
+                extra = f" — {explanation}" if explanation else ""
+                shown = short if short == full else f"{short}  ({full})"
+                self.console.print(escape(f"  {number}) {shown}{extra}"))
+            text = self.ask(_("Your choice, by number or as written (Enter to go back): ")
+                            ).strip().lower()
             if not text:
                 return None
-            for short, full, _explanation in answers:
-                if _same_answer(text, short) or _same_answer(text, full):
-                    for choice_text, action in error.choices:
-                        if choice_text == full:
-                            return action
+            written = [full for short, full, _explanation in answers
+                       if _same_answer(text, short) or _same_answer(text, full)]
+            picked = _numbered_choice(text, len(answers))
+            if not written and picked is not None:  # as written first: "5" may be a value
+                written = [answers[picked][1]]
+            for choice_text, action in error.choices:
+                if written and choice_text == written[0]:
+                    return action
             self.console.print("[red]" + escape(
                 _("{answer!r} is not one of the choices.").format(answer=text)) + "[/]")
+
+
+def _numbered_choice(text: str, count: int) -> int | None:
+    """The 0-based index of a choice typed as its number (1 to ``count``), else ``None``.
+
+    >>> _numbered_choice(" 2", 3), _numbered_choice("4", 3), _numbered_choice("4-6", 9)
+    (1, None, None)
+    """
+    stripped = text.strip()
+    if not stripped.isdigit() or len(stripped) > 6:
+        return None
+    number = int(stripped)
+    return number - 1 if 1 <= number <= count else None
 
 
 def _same_answer(typed: str, expected: str) -> bool:

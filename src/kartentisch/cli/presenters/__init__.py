@@ -115,6 +115,10 @@ class Presenter:
         """The legal moves in notation, for the ``?`` help."""
         return [", ".join(game.format_action(a) for a in legal)]
 
+    def move_label(self, action: Any, observation: Any, game: Game[Any, Any, Any]) -> str:
+        """One legal move as the player would type it (the numbered ``?`` list)."""
+        return str(game.format_action(action))
+
     def normalize_input(self, text: str, observation: Any) -> str:
         """Rewrite shortcuts in the player's input into notation (default: unchanged)."""
         return text

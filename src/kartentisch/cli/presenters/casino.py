@@ -270,6 +270,13 @@ class CasinoPresenter(Presenter):
             return ", ".join(str(v) for v in value)
         return None
 
+    def move_label(self, action: Any, observation: Any, game: Game[Any, Any, Any]) -> str:
+        """A move with the table's item labels (``7h x ab``), as the player types it."""
+        obs: CasinoObservation = observation
+        if isinstance(action, Capture | Build | Trail):
+            return format_with_labels(action, obs.table_items())
+        return str(game.format_action(action))
+
     def ask_choice(self, error: AmbiguousActionError, observation: Any
                    ) -> tuple[str, list[Choice]]:
         obs: CasinoObservation = observation
