@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import sqlalchemy as sa
 
 from kartentisch.server import storage as storage_module
@@ -38,7 +37,7 @@ def hint(server: Any, token: str) -> httpx.Response:
 
 def test_hints_off_is_stored_and_survives_a_restart(start_server: Any, tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
-    first = start_server(db)
+    first = start_server(db, bot_workers=0)
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
     off = web_create(first, game="casino", players=2, seats=seats, hints=False)
     on = web_create(first, game="casino", players=2, seats=[{"kind": "human"}] * 2)
@@ -46,7 +45,7 @@ def test_hints_off_is_stored_and_survives_a_restart(start_server: Any, tmp_path:
     refused = hint(first, off["seats"][0]["token"])
     assert refused.status_code == 403 and refused.json()["code"] == "web.hints_off"
     first.kill()  # SIGKILL: nothing but the database remembers the switch
-    second = start_server(db)
+    second = start_server(db, bot_workers=0)
     with second.http() as http:
         for table, wanted in ((off, False), (on, True)):
             settings = http.get(f"/api/web/tables/{table['table']}").json()
@@ -75,7 +74,7 @@ def claim(server: Any, table_id: str, seat: int | None = None) -> httpx.Response
 
 
 def test_open_seats_are_listed_without_links_and_claimed_once(start_server: Any) -> None:
-    server = start_server()
+    server = start_server(bot_workers=0)
     made = web_create(server, game="krumme20", players=3, options={"turn_limit": 12}, seats=[
         {"kind": "human"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "random"}])
     private = made["seats"][0]["token"]
@@ -171,16 +170,12 @@ def test_racing_threads_claim_the_last_seat_once(database: str) -> None:
         store.close()
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_two_processes_race_for_the_last_seat(kind: str, start_server: Any, tmp_path: Path,
-                                              request: pytest.FixtureRequest) -> None:
-    """Clients of two server processes on one database claim the last open seat at once:
-    one gets it (and plays it), every other one is refused with ``web.no_open_seat``."""
-    if kind == "sqlite":
-        db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
-    else:
-        db = request.getfixturevalue("pg_cluster").database()
-    one, two = start_server(db), start_server(db)
+def test_two_processes_race_for_the_last_seat(start_server: Any, pg_cluster: Any) -> None:
+    """Clients of two server processes on one PostgreSQL database (the set-up for more than
+    one process) claim the last open seat at once: one gets it (and sits there), every
+    other one is refused with ``web.no_open_seat``."""
+    db = pg_cluster.database()
+    one, two = start_server(db, bot_workers=0), start_server(db, bot_workers=0)
     made = web_create(one, game="krumme20", players=3, options={"turn_limit": 12}, seats=[
         {"kind": "human", "open": True}, {"kind": "human", "open": True},
         {"kind": "bot", "bot": "random"}])
