@@ -4,10 +4,18 @@
 typer command the CLI mounts as ``kartentisch arena``.
 """
 
-from kartentisch.arena.runner import ArenaResult, GameOutcome, GameTask, play_game, run_arena
-from kartentisch.arena.schedule import parse_lineup, schedule
+from kartentisch.arena.runner import (
+    ArenaResult,
+    GameTask,
+    play_game,
+    play_task,
+    run_arena,
+    run_tasks,
+)
+from kartentisch.arena.schedule import iter_schedule, parse_lineup, schedule
 from kartentisch.arena.stats import BotStats, wilson_interval
 from kartentisch.core.rng import derive_seed
+from kartentisch.match import GameOutcome, play_match
 
 __all__ = [
     "ArenaResult",
@@ -15,9 +23,13 @@ __all__ = [
     "GameOutcome",
     "GameTask",
     "derive_seed",
+    "iter_schedule",
     "parse_lineup",
     "play_game",
+    "play_match",
+    "play_task",
     "run_arena",
+    "run_tasks",
     "schedule",
     "wilson_interval",
 ]

@@ -7,12 +7,15 @@ Counts and seeds are read by :mod:`kartentisch.cli.arguments`, and every refusal
 option, bot spec, count or backend) is printed in the reader's language with exit status 2.
 """
 
+import contextlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import IO, Annotated, Any, NoReturn
 
 import typer
+from rich.console import Console
 
 from kartentisch.core.errors import KartentischError
 from kartentisch.locale import _, ngettext
@@ -32,16 +35,21 @@ def _check_backend(backend: str) -> None:
 
 
 def _check_lineup(game_name: str, lineup: list[str], players: int | None,
-                  options: dict[str, str]) -> None:
-    """Fail unless the game, player count, options and every bot spec go together."""
+                  options: dict[str, str]) -> list[str]:
+    """Fail unless the game, player count, options and every bot spec go together; the
+    lineup with one bot per seat (a single bot sits in every seat; without ``--players``
+    the game's default player count is used then)."""
     from kartentisch.cli.arguments import bot_problem, fail, fail_with
     from kartentisch.cli.presenters import load_presenter
     from kartentisch.core.registry import load_game
 
+    count = players if players is not None else len(lineup) if len(lineup) > 1 else None
     try:
-        game = load_game(game_name, len(lineup) if players is None else players, options)
+        game = load_game(game_name, count, options)
     except KartentischError as error:
         fail_with(error, load_presenter(game_name).localize_param)
+    if len(lineup) == 1:
+        lineup = lineup * game.players
     if len(lineup) != game.players:
         fail(_("{game} with {players} players needs {players} bots, not {count}; repeat "
                "one with name*count.").format(game=game.spec.title, players=game.players,
@@ -53,15 +61,56 @@ def _check_lineup(game_name: str, lineup: list[str], players: int | None,
             problem = _("A bot could not be loaded; try --bots random.")
         if problem is not None:
             fail(problem)
+    return lineup
+
+
+def _check_output(path: Path | None) -> None:
+    """Fail at once unless ``path`` can be written later: not a directory, in a folder that
+    exists and is writable, and writable itself when it exists."""
+    from kartentisch.cli.arguments import fail
+
+    if path is None:
+        return
+    if path.is_dir():
+        fail(_("Cannot write {path}: it is a directory.").format(path=path))
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        fail(_("Cannot write {path}: the folder {folder} does not exist.").format(
+            path=path, folder=folder))
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            fail(_("Cannot write {path}: permission denied.").format(path=path))
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        fail(_("Cannot write {path}: permission denied.").format(path=path))
+
+
+def _fail_write(path: Path | None, error: OSError) -> NoReturn:
+    """Say that ``path`` could not be written, and exit with status 1."""
+    from rich.markup import escape
+
+    message = _("Cannot write {path}: {error}").format(path=path or error.filename,
+                                                       error=error.strerror or error)
+    Console(stderr=True, highlight=False).print("[red]" + escape(message) + "[/]")
+    raise typer.Exit(1)
 
 
 def _write(path: Path, write: Callable[[Path], None]) -> None:
-    from kartentisch.cli.arguments import fail
-
     try:
         write(path)
     except OSError as error:
-        fail(_("Cannot write {path}: {error}").format(path=path, error=error.strerror))
+        _fail_write(path, error)
+
+
+def _stopped(console: Console, out: Path | None, games: int, records: IO[str] | None) -> None:
+    """Close the records file and say how many finished games it keeps."""
+    if records is not None:
+        with contextlib.suppress(OSError):
+            records.close()
+    message = ngettext("Stopped after {games} finished game.",
+                       "Stopped after {games} finished games.", games).format(games=games)
+    if out is not None:
+        message += " " + _("Their records are in {path}.").format(path=out)
+    Console(stderr=True, highlight=False).print(message)
 
 
 def make_arena_command() -> Callable[..., None]:
@@ -108,9 +157,9 @@ def make_arena_command() -> Callable[..., None]:
     ) -> None:
         """Play many games between bots, with seat rotation and duplicate deals, and rate
         them."""
-        from rich.console import Console
         from rich.table import Table
 
+        from kartentisch.arena.pool import SIGINT_EXIT
         from kartentisch.arena.runner import run_arena
         from kartentisch.arena.schedule import parse_lineup
         from kartentisch.cli import arguments
@@ -128,21 +177,40 @@ def make_arena_command() -> Callable[..., None]:
             lineup = parse_lineup(bots)
         except ValueError:
             fail(_("No bots given; e.g. --bots ismcts,heuristic*3."))
-        _check_lineup(name, lineup, player_count, options)
+        lineup = _check_lineup(name, lineup, player_count, options)
         _check_backend(backend)
+        for path in (out, plot, summary):
+            _check_output(path)
         console = Console(highlight=False)
+        finished = [0]
+
+        def count(outcome: Any) -> None:
+            finished[0] += 1
+
+        records = None
         try:
+            if out is not None:
+                records = open(out, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
             result = run_arena(name, lineup, game_count, players=player_count,
                                options=options, seed=master_seed, workers=worker_count,
                                backend=backend, address=address, duplicate=duplicate,
-                               progress=progress)
+                               progress=progress, on_outcome=count, out=records, keep=False)
+            if records is not None:
+                records.close()
         except KartentischError as error:
             fail_with(error)
+        except OSError as error:
+            _stopped(console, out, finished[0], None)
+            _fail_write(out, error)
+        except (KeyboardInterrupt, SystemExit) as stop:
+            code = SIGINT_EXIT if isinstance(stop, KeyboardInterrupt) else stop.code
+            _stopped(console, out, finished[0], records)
+            raise SystemExit(code) from None
         title = ngettext("{game}, {players} players, {games} game, seed {seed}",
                          "{game}, {players} players, {games} games, seed {seed}",
-                         len(result.outcomes))
+                         result.games)
         table = Table(title=title.format(game=result.game, players=result.players,
-                                         games=len(result.outcomes), seed=master_seed))
+                                         games=result.games, seed=master_seed))
         columns = (_("bot"), _("rating mu ± sigma"), _("ordinal"), _("won (95%)"),
                    _("lost (95%)"), _("mean return"), _("s/move median"), _("max"))
         for index, column in enumerate(columns):
@@ -161,7 +229,6 @@ def make_arena_command() -> Callable[..., None]:
         console.print(table)
         console.print(_("{seconds:.1f} s wall time").format(seconds=result.seconds))
         if out is not None:
-            _write(out, result.write_jsonl)
             console.print(_("Records: {path}").format(path=out))
         if summary is not None:
             text = json.dumps(result.summary(), indent=1) + "\n"

@@ -44,7 +44,7 @@ def plot_result(result: ArenaResult, path: str | Path) -> None:
     ax_s.set_xlabel("share of games (95% Wilson interval)")
     ax_s.legend(loc="best", fontsize="small")
     ax_s.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"{result.game}, {result.players} players, {len(result.outcomes)} games, "
+    fig.suptitle(f"{result.game}, {result.players} players, {result.games} games, "
                  f"seed {result.seed}")
     fig.tight_layout()
     fig.savefig(str(path), dpi=110)

@@ -1,30 +1,46 @@
-"""Play scheduled games on a local process pool or on Ray, and aggregate them in index order.
+"""Play scheduled games on a local process pool or on Ray, lazily, and aggregate them in
+index order.
 
 Each game is a :class:`GameTask`: everything a worker needs (game, options, bot specs by
-seat, seeds), so results never depend on which worker plays it or when. Workers return a
-:class:`GameOutcome` holding the game's record (the :class:`~kartentisch.core.records.GameRecord`
-fields) and the bots' thinking time per move. Results are sorted by game index before any
-statistic or rating is computed.
+seat, seeds), so results never depend on which worker plays it or when. Workers play it with
+the match driver (:func:`kartentisch.match.play_match`) and return a
+:class:`~kartentisch.match.GameOutcome` (the returns, the bots' seconds per move, the record
+when asked for).
+
+Scheduling is lazy: tasks are made from a generator as workers become free, with a bounded
+number of chunks in flight, so a run of 10^9 games starts its workers at once and its memory
+does not grow with the count. Chunks start at one game (the first result comes quickly) and
+grow to about :data:`CHUNK_SECONDS` of work (little overhead per game). Outcomes are
+aggregated in game-index order through a reorder buffer (bounded by the chunks in flight), so
+ratings and records do not depend on scheduling.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Final
 
-from kartentisch.arena.pool import worker_pool
-from kartentisch.arena.schedule import entrant_labels, parse_lineup, schedule
+from kartentisch.arena.pool import WorkerPool, stop_on_sigterm, worker_pool
+from kartentisch.arena.schedule import entrant_labels, iter_schedule, parse_lineup, rounded_games
 from kartentisch.arena.stats import BotStats, Ratings, outcome_flags
 from kartentisch.bots.playout import parse_params
 from kartentisch.bots.registry import make_bot
-from kartentisch.core.errors import IllegalActionError, KartentischError
+from kartentisch.core.errors import KartentischError
+from kartentisch.core.protocol import Game
 from kartentisch.core.records import GameRecord, read_records, write_atomically
 from kartentisch.core.registry import load_game
 from kartentisch.locale import _
+from kartentisch.match import GameOutcome, play_match
+
+CHUNK_SECONDS: Final = 0.2
+"""About this much work goes to a worker at once (once the time per game is known)."""
+MAX_CHUNK: Final = 1024
+"""No chunk holds more games than this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,18 +57,12 @@ class GameTask:
     labels: tuple[str, ...]
     """Entrant label by seat."""
     bot_seeds: tuple[int, ...]
-
-
-@dataclass(slots=True)
-class GameOutcome:
-    """What a worker sends back."""
-
-    index: int
-    record: dict[str, Any]
-    """The game record as JSON (``GameRecord.to_json()``, with the game's ``index``)."""
-    labels: tuple[str, ...]
-    move_seconds: list[list[float]]
-    """Per seat, the seconds each of that seat's moves took."""
+    record: bool = True
+    """Build the game's record (``GameRecord.to_json()``)."""
+    timed: bool = True
+    """Measure every move's seconds."""
+    stats: bool = False
+    """Compute the presenter's game statistics."""
 
 
 def _convert(value: str) -> Any:
@@ -73,114 +83,155 @@ def build_bot(spec: str, game: Any, seed: int) -> Any:
     return make_bot(name, game, seed, **{k: _convert(v) for k, v in params.items()})
 
 
-def play_game(task: GameTask) -> GameOutcome:
-    """Play one game. A bot that returns an illegal action raises (naming bot and game)."""
-    game = load_game(task.game, task.players, task.options)
-    state = game.new_initial_state(task.seed)
-    bots = [build_bot(spec, game, seed) for spec, seed in zip(task.bots, task.bot_seeds,
-                                                                strict=True)]
-    times: list[list[float]] = [[] for _ in range(task.players)]
-    clock = time.perf_counter
-    while not state.is_terminal():
-        seat = state.current_player
-        observation = state.observation(seat)
-        legal = state.legal_actions()
-        start = clock()
-        action = bots[seat].act(observation, legal)
-        times[seat].append(clock() - start)
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise KartentischError(
-                f"game {task.index}: bot {task.labels[seat]!r} in seat {seat} played an "
-                f"illegal action: {exc}") from exc
-    record = GameRecord.from_state(task.game, state, task.labels, index=task.index).to_json()
-    return GameOutcome(task.index, record, task.labels, times)
+_GAMES: dict[tuple[str, int, str], Game[Any, Any, Any]] = {}
+"""Game instances a worker has made, by name, player count and options."""
+
+
+def _game(task: GameTask) -> Game[Any, Any, Any]:
+    key = (task.game, task.players, json.dumps(task.options, sort_keys=True))
+    game = _GAMES.get(key)
+    if game is None:
+        if len(_GAMES) > 64:
+            _GAMES.clear()
+        game = _GAMES[key] = load_game(task.game, task.players, task.options)
+    return game
+
+
+def play_task(task: GameTask) -> GameOutcome:
+    """Play one scheduled game. A bot that returns an illegal action raises (naming bot and
+    game); the outcome carries no state, so it travels cheaply between processes."""
+    game = _game(task)
+    bots = [build_bot(spec, game, seed)
+            for spec, seed in zip(task.bots, task.bot_seeds, strict=True)]
+    try:
+        outcome = play_match(game, task.seed, bots, timed=task.timed, labels=task.labels)
+    except KartentischError as error:
+        raise KartentischError(f"game {task.index}: {error}") from error
+    state = outcome.state
+    assert state is not None
+    outcome.index = task.index
+    outcome.labels = task.labels
+    if task.record:
+        outcome.record = GameRecord.from_state(task.game, state, task.labels,
+                                               index=task.index).to_json()
+    if task.stats:
+        from kartentisch.cli.presenters import load_presenter
+
+        outcome.stats = dict(load_presenter(task.game).game_stats(state))
+    outcome.state = None
+    return outcome
+
+
+play_game = play_task
+"""The former name of :func:`play_task`."""
 
 
 def _play_chunk(tasks: Sequence[GameTask]) -> list[GameOutcome]:
-    return [play_game(t) for t in tasks]
+    return [play_task(t) for t in tasks]
 
 
-@dataclass(slots=True)
-class ArenaResult:
-    """Everything an arena run produced, aggregated in game-index order."""
+# ----------------------------------------------------------------------------- running
+class _Window:
+    """Submit chunks and collect finished ones (one backend)."""
 
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    lineup: list[str]
-    labels: list[str]
-    outcomes: list[GameOutcome] = field(default_factory=list)
-    stats: dict[str, BotStats] = field(default_factory=dict)
-    seconds: float = 0.0
+    def has_room(self) -> bool:
+        raise NotImplementedError
 
-    @property
-    def records(self) -> list[dict[str, Any]]:
-        """The game records, one JSON object per game."""
-        return [o.record for o in self.outcomes]
+    def submit(self, chunk: list[GameTask]) -> None:
+        raise NotImplementedError
 
-    def summary(self, *, timings: bool = True) -> dict[str, Any]:
-        """JSON-ready summary; ``timings=False`` gives a scheduling-independent result."""
-        return {
-            "game": self.game, "players": self.players, "options": self.options,
-            "seed": self.seed, "games": len(self.outcomes), "lineup": self.lineup,
-            "bots": [self.stats[label].to_json(timings=timings) for label in self.labels],
-        }
-
-    def write_jsonl(self, path: str | Path) -> None:
-        """Write the records as JSON Lines, one game per line, in index order (atomically:
-        a crash leaves the old file or the whole new one)."""
-        write_atomically(path, "".join(json.dumps(record, separators=(",", ":")) + "\n"
-                                       for record in self.records))
+    def collect(self) -> list[GameOutcome]:
+        """The next finished chunk (blocks)."""
+        raise NotImplementedError
 
 
-def read_jsonl(path: str | Path) -> list[GameRecord]:
-    """Read an arena JSON Lines file back as :class:`GameRecord` objects (each checked; see
-    :func:`kartentisch.core.records.read_records`)."""
-    return list(read_records(path))
+class _PoolWindow(_Window):
+    """One chunk per local worker at a time."""
+
+    def __init__(self, pool: WorkerPool):
+        self.pool = pool
+
+    def has_room(self) -> bool:
+        return self.pool.has_idle
+
+    def submit(self, chunk: list[GameTask]) -> None:
+        self.pool.submit(chunk)
+
+    def collect(self) -> list[GameOutcome]:
+        return list(self.pool.collect())
 
 
-def make_tasks(game_name: str, lineup: Sequence[str], games: int, *, players: int | None,
-               options: Mapping[str, Any] | None, seed: int,
-               duplicate: bool) -> tuple[Any, list[GameTask], list[str]]:
-    """The game instance, the tasks and the entrant labels for a run."""
-    lineup = list(lineup)
-    n = len(lineup) if players is None else players
-    game = load_game(game_name, n, options)
-    if len(lineup) != game.players:
-        raise KartentischError(
-            f"{game.spec.title} with {game.players} players needs {game.players} bots, "
-            f"got {len(lineup)} ({', '.join(lineup)}); repeat one with name*count")
-    labels = entrant_labels(lineup)
-    rules = game.options_json()  # one shared, read-only dictionary for every task
-    tasks = []
-    for s in schedule(seed, game.players, games, duplicate=duplicate):
-        tasks.append(GameTask(
-            index=s.index, game=game.spec.name, players=game.players,
-            options=rules, seed=s.deal_seed,
-            bots=tuple(lineup[e] for e in s.entrants),
-            labels=tuple(labels[e] for e in s.entrants),
-            bot_seeds=s.bot_seeds))
-    return game, tasks, labels
+class _RayWindow(_Window):
+    """At most ``2 * workers + 1`` chunks queued on Ray."""
+
+    def __init__(self, ray: Any, workers: int):
+        self.ray = ray
+        self.remote = ray.remote(_play_chunk)
+        self.pending: list[Any] = []
+        self.limit = 2 * workers + 1
+
+    def has_room(self) -> bool:
+        return len(self.pending) < self.limit
+
+    def submit(self, chunk: list[GameTask]) -> None:
+        self.pending.append(self.remote.remote(chunk))
+
+    def collect(self) -> list[GameOutcome]:
+        ready, self.pending = self.ray.wait(self.pending, num_returns=1)
+        return list(self.ray.get(ready[0]))
 
 
-def _chunks(tasks: Sequence[GameTask], size: int) -> list[list[GameTask]]:
-    return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+def _windowed(tasks: Iterable[GameTask], window: _Window,
+              workers: int) -> Iterator[list[GameOutcome]]:
+    """Feed ``window`` from the lazy ``tasks`` while it has room; yield finished chunks."""
+    source = iter(tasks)
+    pending = 0
+    size = 1
+    done = 0
+    exhausted = False
+    started = time.perf_counter()
+    while True:
+        while not exhausted and window.has_room():
+            chunk = list(islice(source, size))
+            if not chunk:
+                exhausted = True
+                break
+            window.submit(chunk)
+            pending += 1
+        if pending == 0:
+            return
+        batch = window.collect()
+        pending -= 1
+        done += len(batch)
+        yield batch
+        per_game = (time.perf_counter() - started) * workers / max(1, done)
+        size = max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / max(per_game, 1e-6))))
 
 
-def _run_local(tasks: Sequence[GameTask], workers: int) -> Iterator[list[GameOutcome]]:
+def _preload(tasks: list[GameTask]) -> list[str]:
+    """Modules a worker needs for these games: imported once by the fork server."""
+    from kartentisch.core.registry import game_class
+
+    modules = [__name__]
+    for task in tasks[:1]:
+        modules.append(game_class(task.game).__module__)
+    return modules
+
+
+def _run_local(tasks: Iterable[GameTask], workers: int,
+               start_method: str | None) -> Iterator[list[GameOutcome]]:
     if workers <= 1:
-        for task in tasks:
-            yield [play_game(task)]
+        with stop_on_sigterm():
+            for task in tasks:
+                yield [play_task(task)]
         return
-    size = max(1, min(8, len(tasks) // (workers * 8)))
-    with worker_pool(workers, "forkserver") as pool:
-        yield from pool.imap_unordered(_play_chunk, _chunks(tasks, size))
+    source = iter(tasks)
+    first = list(islice(source, 1))
+    with worker_pool(workers, _play_chunk, start_method, _preload(first)) as pool:
+        yield from _windowed(chain(first, source), _PoolWindow(pool), workers)
 
 
-def _run_ray(tasks: Sequence[GameTask], workers: int,
+def _run_ray(tasks: Iterable[GameTask], workers: int,
              address: str | None) -> Iterator[list[GameOutcome]]:
     try:
         import ray
@@ -194,52 +245,184 @@ def _run_ray(tasks: Sequence[GameTask], workers: int,
         else:
             ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
     try:
-        remote = ray.remote(_play_chunk)
-        size = max(1, min(8, len(tasks) // (max(1, workers) * 8)))
-        pending = [remote.remote(chunk) for chunk in _chunks(tasks, size)]
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                yield ray.get(ref)
+        # Installed after ray.init, which sets a SIGTERM handler of its own (exit status 15).
+        with stop_on_sigterm():
+            yield from _windowed(tasks, _RayWindow(ray, max(1, workers)), max(1, workers))
     finally:
         if started_here:
             ray.shutdown()
 
 
-def aggregate(result: ArenaResult) -> None:
-    """Fill ``result.stats`` from ``result.outcomes`` (which must be in index order)."""
-    stats = {label: BotStats(label) for label in result.labels}
-    ratings = Ratings(result.labels)
-    for outcome in result.outcomes:
-        returns = outcome.record["returns"]
+def run_tasks(tasks: Iterable[GameTask], *, workers: int = 1, backend: str = "local",
+              address: str | None = None,
+              start_method: str | None = "forkserver") -> Generator[list[GameOutcome]]:
+    """Play ``tasks`` (any iterable, consumed lazily) and yield finished outcomes in chunks,
+    in completion order. ``workers <= 1`` on the local backend plays in this process.
+
+    SIGTERM ends the run with ``SystemExit(143)``; the workers are stopped either way.
+    """
+    if backend == "local":
+        yield from _run_local(tasks, workers, start_method)
+    elif backend == "ray":
+        yield from _run_ray(tasks, workers, address)
+    else:
+        raise KartentischError(f"unknown backend {backend!r}; use 'local' or 'ray'")
+
+
+# ----------------------------------------------------------------------------- results
+@dataclass(slots=True)
+class ArenaResult:
+    """Everything an arena run produced, aggregated in game-index order."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    lineup: list[str]
+    labels: list[str]
+    outcomes: list[GameOutcome] = field(default_factory=list)
+    """Every game's outcome in index order (empty when the run was made with
+    ``keep=False``)."""
+    stats: dict[str, BotStats] = field(default_factory=dict)
+    seconds: float = 0.0
+    games: int = 0
+    """Games aggregated."""
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """The game records, one JSON object per game."""
+        return [o.record for o in self.outcomes if o.record is not None]
+
+    def summary(self, *, timings: bool = True) -> dict[str, Any]:
+        """JSON-ready summary; ``timings=False`` gives a scheduling-independent result."""
+        return {
+            "game": self.game, "players": self.players, "options": self.options,
+            "seed": self.seed, "games": self.games, "lineup": self.lineup,
+            "bots": [self.stats[label].to_json(timings=timings) for label in self.labels],
+        }
+
+    def write_jsonl(self, path: str | Path) -> None:
+        """Write the records as JSON Lines, one game per line, in index order (atomically:
+        a crash leaves the old file or the whole new one)."""
+        write_atomically(path, "".join(_line(record) for record in self.records))
+
+
+def _line(record: Mapping[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
+def read_jsonl(path: str | Path) -> list[GameRecord]:
+    """Read an arena JSON Lines file back as :class:`GameRecord` objects (each checked; see
+    :func:`kartentisch.core.records.read_records`)."""
+    return list(read_records(path))
+
+
+def iter_tasks(game: Game[Any, Any, Any], lineup: Sequence[str], games: int, *, seed: int,
+               duplicate: bool, record: bool = True) -> Iterator[GameTask]:
+    """The run's tasks, made one at a time from the schedule."""
+    labels = entrant_labels(list(lineup))
+    rules = game.options_json()  # one shared, read-only dictionary for every task
+    name, players = game.spec.name, game.players
+    for s in iter_schedule(seed, players, games, duplicate=duplicate):
+        yield GameTask(index=s.index, game=name, players=players, options=rules,
+                       seed=s.deal_seed, bots=tuple(lineup[e] for e in s.entrants),
+                       labels=tuple(labels[e] for e in s.entrants), bot_seeds=s.bot_seeds,
+                       record=record)
+
+
+def make_game(game_name: str, lineup: Sequence[str], players: int | None,
+              options: Mapping[str, Any] | None) -> tuple[Game[Any, Any, Any], list[str]]:
+    """The game for a lineup, and the lineup (one bot for every seat: repeated).
+
+    Without ``players`` the player count is the number of bots, or the game's default
+    when a single bot is named."""
+    lineup = list(lineup)
+    n = players if players is not None else len(lineup) if len(lineup) > 1 else None
+    game = load_game(game_name, n, options)
+    if len(lineup) == 1:
+        lineup = lineup * game.players
+    if len(lineup) != game.players:
+        raise KartentischError(
+            f"{game.spec.title} with {game.players} players needs {game.players} bots, "
+            f"got {len(lineup)} ({', '.join(lineup)}); repeat one with name*count")
+    return game, lineup
+
+
+class _Tally:
+    """Aggregates outcomes in index order: statistics, ratings, records to a file."""
+
+    def __init__(self, result: ArenaResult, *, keep: bool, out: IO[str] | None,
+                 on_outcome: Callable[[GameOutcome], None] | None):
+        self.result = result
+        self.keep = keep
+        self.out = out
+        self.on_outcome = on_outcome
+        self.stats = {label: BotStats(label) for label in result.labels}
+        self.ratings = Ratings(result.labels)
+        self.waiting: dict[int, GameOutcome] = {}
+        self.next = 0
+
+    def add(self, outcome: GameOutcome) -> None:
+        if self.on_outcome is not None:
+            self.on_outcome(outcome)
+        self.waiting[outcome.index] = outcome
+        while self.next in self.waiting:
+            self._count(self.waiting.pop(self.next))
+            self.next += 1
+
+    def _count(self, outcome: GameOutcome) -> None:
+        returns = outcome.returns
         won, lost = outcome_flags(returns)
+        times = outcome.move_seconds
         for seat, label in enumerate(outcome.labels):
-            st = stats[label]
+            st = self.stats[label]
             st.games += 1
             st.wins += won[seat]
             st.losses += lost[seat]
             st.total_return += returns[seat]
-            st.move_seconds.extend(outcome.move_seconds[seat])
-        ratings.update(outcome.labels, returns)
-    for label, st in stats.items():
-        st.mu, st.sigma = ratings.mu_sigma(label)
-    result.stats = stats
+            if times is not None:
+                st.add_moves(times[seat])
+        self.ratings.update(outcome.labels, returns)
+        self.result.games += 1
+        if self.out is not None and outcome.record is not None:
+            self.out.write(_line(outcome.record))
+            self.out.flush()
+        if not self.keep:
+            outcome.record = None
+            outcome.move_seconds = None
+        else:
+            self.result.outcomes.append(outcome)
+
+    def flush_waiting(self) -> None:
+        """Write the records of games finished out of order (a stopped run keeps them)."""
+        if self.out is not None:
+            for index in sorted(self.waiting):
+                record = self.waiting[index].record
+                if record is not None:
+                    self.out.write(_line(record))
+            self.out.flush()
+
+    def finish(self) -> None:
+        for label, st in self.stats.items():
+            st.mu, st.sigma = self.ratings.mu_sigma(label)
+        self.result.stats = self.stats
 
 
 def run_arena(game: str, bots: str | Sequence[str], games: int, *, players: int | None = None,
               options: Mapping[str, Any] | None = None, seed: int = 0, workers: int = 1,
               backend: str = "local", address: str | None = None, duplicate: bool = True,
               progress: bool = False,
-              on_outcome: Callable[[GameOutcome], None] | None = None) -> ArenaResult:
+              on_outcome: Callable[[GameOutcome], None] | None = None,
+              out: IO[str] | None = None, keep: bool = True) -> ArenaResult:
     """Play ``games`` games (rounded up to whole seat rotations) and rate the bots.
 
     Args:
         game: registry name of the game.
         bots: one spec per seat, as a list or ``"a,b*3"``; a spec may carry parameters
-            (``ismcts:iterations=200``).
+            (``ismcts:iterations=200``). A single bot sits in every seat.
         games: number of games; rounded up to a multiple of the player count so that every
             bot sits in every seat equally often.
-        players: player count (default: the number of bots).
+        players: player count (default: the number of bots; for one bot the game's default).
         options: the game's rules options.
         seed: the master seed; every deal and bot seed derives from it and the game index.
         workers: processes (local) or CPUs (Ray) to use.
@@ -248,49 +431,48 @@ def run_arena(game: str, bots: str | Sequence[str], games: int, *, players: int 
         duplicate: replay each deal seed once per seat rotation.
         progress: show a rich progress bar on stderr.
         on_outcome: called for every finished game (in completion order).
+        out: an open text file: every game's record is written to it as one JSON line as
+            soon as the games before it are done (and flushed), so a stopped run keeps every
+            finished game (those finished out of order are written when it stops).
+        keep: keep every outcome and record in memory (``result.outcomes``); ``False``
+            keeps memory bounded however many games are played.
     """
     lineup = parse_lineup(bots) if isinstance(bots, str) else list(bots)
-    game_obj, tasks, labels = make_tasks(game, lineup, games, players=players, options=options,
-                                         seed=seed, duplicate=duplicate)
+    game_obj, lineup = make_game(game, lineup, players, options)
+    labels = entrant_labels(lineup)
+    total = rounded_games(game_obj.players, games)
+    tasks = iter_tasks(game_obj, lineup, games, seed=seed, duplicate=duplicate,
+                       record=keep or out is not None)
     result = ArenaResult(game=game_obj.spec.name, players=game_obj.players,
                          options=game_obj.options_json(), seed=seed, lineup=lineup,
                          labels=labels)
-    if backend == "local":
-        batches: Iterable[list[GameOutcome]] = _run_local(tasks, workers)
-    elif backend == "ray":
-        batches = _run_ray(tasks, workers, address)
-    else:
-        raise KartentischError(f"unknown backend {backend!r}; use 'local' or 'ray'")
+    tally = _Tally(result, keep=keep, out=out, on_outcome=on_outcome)
     start = time.perf_counter()
-    outcomes: list[GameOutcome] = []
-    if progress:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+    batches = run_tasks(tasks, workers=workers, backend=backend, address=address)
+    try:
+        if progress:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn())
-        with Progress(*columns, transient=False) as bar:
-            job = bar.add_task(_("{game} games").format(game=result.game), total=len(tasks))
+            from kartentisch.arena.progress import ElapsedColumn, EtaColumn
+
+            columns = (TextColumn("[bold]{task.description}"), BarColumn(),
+                       MofNCompleteColumn(), ElapsedColumn(), EtaColumn())
+            with Progress(*columns, transient=False, redirect_stdout=False,
+                          redirect_stderr=False) as bar:
+                job = bar.add_task(_("{game} games").format(game=result.game), total=total)
+                for batch in batches:
+                    for outcome in batch:
+                        tally.add(outcome)
+                    bar.advance(job, len(batch))
+        else:
             for batch in batches:
                 for outcome in batch:
-                    outcomes.append(outcome)
-                    if on_outcome is not None:
-                        on_outcome(outcome)
-                bar.advance(job, len(batch))
-    else:
-        for batch in batches:
-            for outcome in batch:
-                outcomes.append(outcome)
-                if on_outcome is not None:
-                    on_outcome(outcome)
+                    tally.add(outcome)
+    except BaseException:
+        tally.flush_waiting()
+        raise
+    finally:
+        batches.close()  # stops the workers when the run ends early
     result.seconds = time.perf_counter() - start
-    outcomes.sort(key=lambda o: o.index)
-    result.outcomes = outcomes
-    aggregate(result)
+    tally.finish()
     return result

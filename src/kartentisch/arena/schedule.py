@@ -12,6 +12,7 @@ bot in ``seat`` of game ``index`` ``derive_seed(master, "bot", index, seat)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kartentisch.core.rng import derive_seed
@@ -66,14 +67,26 @@ class Seating:
     """Each seat's bot seed."""
 
 
-def schedule(master: int, players: int, games: int, *, duplicate: bool = True) -> list[Seating]:
-    """The seating of games ``0 .. games-1`` (``games`` is rounded up to whole groups)."""
-    groups = -(-games // players)
-    out = []
-    for index in range(groups * players):
+def rounded_games(players: int, games: int) -> int:
+    """``games`` rounded up to whole seat rotations (groups of ``players`` games)."""
+    return -(-games // players) * players
+
+
+def iter_schedule(master: int, players: int, games: int, *,
+                  duplicate: bool = True) -> Iterator[Seating]:
+    """The seating of games ``0 .. games-1`` one at a time (``games`` is rounded up to whole
+    groups): a run of any length starts at once and holds one entry at a time."""
+    rotations = [tuple((seat - rotation) % players for seat in range(players))
+                 for rotation in range(players)]
+    deal_seed = 0
+    for index in range(rounded_games(players, games)):
         group, rotation = divmod(index, players)
-        deal_seed = derive_seed(master, "deal", group if duplicate else index)
-        entrants = tuple((seat - rotation) % players for seat in range(players))
+        if rotation == 0 or not duplicate:
+            deal_seed = derive_seed(master, "deal", group if duplicate else index)
         bot_seeds = tuple(derive_seed(master, "bot", index, seat) for seat in range(players))
-        out.append(Seating(index, group, rotation, deal_seed, entrants, bot_seeds))
-    return out
+        yield Seating(index, group, rotation, deal_seed, rotations[rotation], bot_seeds)
+
+
+def schedule(master: int, players: int, games: int, *, duplicate: bool = True) -> list[Seating]:
+    """The seating of games ``0 .. games-1`` as a list (see :func:`iter_schedule`)."""
+    return list(iter_schedule(master, players, games, duplicate=duplicate))

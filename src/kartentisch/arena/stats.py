@@ -9,10 +9,14 @@ Intervals treat games as independent, which duplicate deals make slightly conser
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+MOVE_SAMPLE = 100_000
+"""At most this many move timings are kept per bot (a uniform sample beyond it)."""
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -51,8 +55,29 @@ class BotStats:
     losses: int = 0
     total_return: float = 0.0
     move_seconds: list[float] = field(default_factory=list)
+    """Seconds per move: every move's, or a uniform sample of :data:`MOVE_SAMPLE` of them
+    in a long run (so that memory does not grow with the number of games)."""
     mu: float = 0.0
     sigma: float = 0.0
+    moves: int = 0
+    """Moves timed (all of them, also those left out of the sample)."""
+    slowest: float = 0.0
+    """The longest move's seconds (exact, also in a long run)."""
+    _sampler: random.Random = field(default_factory=lambda: random.Random(0), repr=False)
+
+    def add_moves(self, seconds: Sequence[float]) -> None:
+        """Count these moves' timings (reservoir sampling beyond :data:`MOVE_SAMPLE`)."""
+        sample = self.move_seconds
+        for value in seconds:
+            self.moves += 1
+            if value > self.slowest:
+                self.slowest = value
+            if len(sample) < MOVE_SAMPLE:
+                sample.append(value)
+            else:
+                slot = self._sampler.randrange(self.moves)
+                if slot < MOVE_SAMPLE:
+                    sample[slot] = value
 
     @property
     def win_share(self) -> float:
@@ -85,7 +110,7 @@ class BotStats:
 
     @property
     def max_move_seconds(self) -> float:
-        return max(self.move_seconds) if self.move_seconds else 0.0
+        return max(self.slowest, max(self.move_seconds, default=0.0))
 
     def to_json(self, *, timings: bool = True) -> dict[str, Any]:
         """A JSON-ready summary (timings can be left out to compare runs exactly)."""
@@ -99,7 +124,7 @@ class BotStats:
         if timings:
             data["median_move_seconds"] = self.median_move_seconds
             data["max_move_seconds"] = self.max_move_seconds
-            data["moves"] = len(self.move_seconds)
+            data["moves"] = max(self.moves, len(self.move_seconds))
         return data
 
 

@@ -9,24 +9,24 @@ With ``rotate`` the bots change seats from game to game and results are per bot.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import partial
-from typing import Any, Final
+from typing import Any
 
-from kartentisch.arena.pool import worker_pool
-from kartentisch.arena.runner import build_bot
+from kartentisch.arena.pool import SIGINT_EXIT
+from kartentisch.arena.runner import GameTask, build_bot, play_task, run_tasks
 from kartentisch.arena.stats import wilson_interval
-from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.session import losers
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import derive_seed
+from kartentisch.match import MAX_ACTIONS, GameOutcome
 
-MAX_ACTIONS: Final = 1_000_000
-"""A game longer than this is taken to be stuck in a loop (a bug), and stops the run."""
+__all__ = ["MAX_ACTIONS", "GameOutcome", "SimulationConfig", "SimulationSummary",
+           "play_game", "run_simulation"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,46 +44,42 @@ class SimulationConfig:
     bot sits in every seat equally often. Results are then reported per bot entry."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameOutcome:
-    """The result of one simulated game."""
+def _entries(config: SimulationConfig, index: int) -> list[int]:
+    """The bot entry of the configuration in each seat of game ``index``."""
+    n = len(config.bots)
+    shift = index % n if config.rotate else 0
+    return [(seat + shift) % n for seat in range(n)]
 
-    index: int
-    returns: tuple[float, ...]
-    """One return per bot entry of the configuration (equal to per seat unless rotated)."""
-    actions: int
-    stats: Mapping[str, float]
+
+def _task(config: SimulationConfig, options: Mapping[str, Any], index: int) -> GameTask:
+    seed = derive_seed(config.seed, "game", index)
+    n = len(config.bots)
+    bots = tuple(config.bots[entry] for entry in _entries(config, index))
+    return GameTask(index=index, game=config.game, players=n, options=options, seed=seed,
+                    bots=bots, labels=bots,
+                    bot_seeds=tuple(derive_seed(seed, "bot", seat) for seat in range(n)),
+                    record=False, timed=False, stats=True)
+
+
+def _tasks(config: SimulationConfig, options: Mapping[str, Any],
+           games: int) -> Iterator[GameTask]:
+    for index in range(games):
+        yield _task(config, options, index)
+
+
+def _by_entry(config: SimulationConfig, outcome: GameOutcome) -> tuple[float, ...]:
+    returns = [0.0] * len(config.bots)
+    for seat, entry in enumerate(_entries(config, outcome.index)):
+        returns[entry] = outcome.returns[seat]
+    return tuple(returns)
 
 
 def play_game(config: SimulationConfig, index: int) -> GameOutcome:
-    """Play game number ``index`` of a simulation between bots."""
-    game = load_game(config.game, len(config.bots), dict(config.options))
-    seed = derive_seed(config.seed, "game", index)
-    state = game.new_initial_state(seed)
-    n = len(config.bots)
-    shift = index % n if config.rotate else 0
-    entry_of_seat = [(seat + shift) % n for seat in range(n)]
-    bots = [build_bot(config.bots[entry_of_seat[seat]], game, derive_seed(seed, "bot", seat))
-            for seat in range(n)]
-    actions = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        state.apply(bots[seat].act(state.observation(seat), state.legal_actions()))
-        actions += 1
-        if actions > MAX_ACTIONS:
-            raise KartentischError(f"game {index} (seed {seed}) did not end after "
-                                   f"{MAX_ACTIONS} actions")
-    stats = load_presenter(config.game).game_stats(state)
-    by_seat = state.returns()
-    returns = [0.0] * n
-    for seat, entry in enumerate(entry_of_seat):
-        returns[entry] = by_seat[seat]
-    return GameOutcome(index, tuple(returns), actions, stats)
-
-
-def play_games(config: SimulationConfig, indices: Sequence[int]) -> list[GameOutcome]:
-    """Play several games (one task of a worker process)."""
-    return [play_game(config, i) for i in indices]
+    """Play game number ``index`` of a simulation between bots; its ``returns`` are given
+    per bot entry of the configuration (equal to per seat unless rotated)."""
+    options = load_game(config.game, len(config.bots), dict(config.options)).options_json()
+    outcome = play_task(_task(config, options, index))
+    return dataclasses.replace(outcome, returns=_by_entry(config, outcome))
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,32 +136,60 @@ class SimulationSummary:
         }
 
 
-def summarise(config: SimulationConfig, outcomes: Sequence[GameOutcome], *, workers: int,
-              seconds: float) -> SimulationSummary:
-    """Aggregate game outcomes (in index order) into per-seat results."""
-    ordered = sorted(outcomes, key=lambda o: o.index)
-    n = len(ordered)
-    seats = []
-    for seat, bot in enumerate(config.bots):
-        lost = sum(1 for o in ordered if seat in losers(o.returns))
-        low, high = wilson_interval(lost, n)
-        mean_return = sum(o.returns[seat] for o in ordered) / n if n else 0.0
-        seats.append(SeatSummary(seat, bot, lost, lost / n if n else 0.0, low, high,
-                                 mean_return))
-    keys: list[str] = []
-    for o in ordered:
-        keys.extend(k for k in o.stats if k not in keys)
-    stats = {k: sum(o.stats.get(k, 0.0) for o in ordered) / n for k in keys} if n else {}
-    mean_actions = sum(o.actions for o in ordered) / n if n else 0.0
-    return SimulationSummary(config.game, n, config.seed, workers, seconds, mean_actions,
-                             config.rotate, stats, seats)
+class _Summing:
+    """Running sums over the games in index order, so that the floating-point sums do not
+    depend on the workers (a reorder buffer holds the games finished early; memory does not
+    grow with the number of games)."""
+
+    def __init__(self, config: SimulationConfig):
+        self.config = config
+        self.games = 0
+        self.losses = [0] * len(config.bots)
+        self.returns = [0.0] * len(config.bots)
+        self.actions = 0
+        self.stats: dict[str, float] = {}
+        self.waiting: dict[int, GameOutcome] = {}
+        self.next = 0
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.waiting[outcome.index] = outcome
+        while self.next in self.waiting:
+            self._count(self.waiting.pop(self.next))
+            self.next += 1
+
+    def _count(self, outcome: GameOutcome) -> None:
+        returns = _by_entry(self.config, outcome)
+        self.games += 1
+        for entry in losers(returns):
+            self.losses[entry] += 1
+        for entry, value in enumerate(returns):
+            self.returns[entry] += value
+        self.actions += outcome.actions
+        for key, value in (outcome.stats or {}).items():
+            self.stats[key] = self.stats.get(key, 0.0) + value
+
+    def summary(self, *, workers: int, seconds: float) -> SimulationSummary:
+        n = self.games
+        seats = []
+        for entry, bot in enumerate(self.config.bots):
+            lost = self.losses[entry]
+            low, high = wilson_interval(lost, n)
+            seats.append(SeatSummary(entry, bot, lost, lost / n if n else 0.0, low, high,
+                                     self.returns[entry] / n if n else 0.0))
+        stats = {key: total / n for key, total in self.stats.items()} if n else {}
+        return SimulationSummary(self.config.game, n, self.config.seed, workers, seconds,
+                                 self.actions / n if n else 0.0, self.config.rotate, stats,
+                                 seats)
 
 
 def run_simulation(config: SimulationConfig, games: int, *, workers: int = 1,
                    on_progress: Callable[[int], None] | None = None) -> SimulationSummary:
     """Play ``games`` games and summarise them; ``on_progress(k)`` reports k more games done.
 
-    With ``workers > 1`` the games are shared out to that many processes in small chunks.
+    The games are played by the arena's lazy runner (:func:`kartentisch.arena.runner.run_tasks`)
+    with the match driver: with ``workers > 1`` they are shared out to that many processes in
+    chunks, and memory does not grow with ``games``. SIGTERM ends the run with exit status
+    143, Ctrl-C with 130 (no traceback from any worker).
     """
     if games < 1:
         raise KartentischError(f"the number of games must be at least 1, not {games}")
@@ -175,23 +199,21 @@ def run_simulation(config: SimulationConfig, games: int, *, workers: int = 1,
     game = load_game(config.game, len(config.bots), dict(config.options))
     for spec in config.bots:
         build_bot(spec, game, 0)
+    sums = _Summing(config)
+    # Workers are forked; callers should show progress without a refresh thread
+    # (rich: ``Progress(auto_refresh=False)``), as the ``simulate`` command does.
+    fork = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     started = time.perf_counter()
-    outcomes: list[GameOutcome] = []
-    if workers == 1:
-        for index in range(games):
-            outcomes.append(play_game(config, index))
+    batches = run_tasks(_tasks(config, game.options_json(), games), workers=workers,
+                        start_method=fork)
+    try:
+        for batch in batches:
+            for outcome in batch:
+                sums.add(outcome)
             if on_progress is not None:
-                on_progress(1)
-    else:
-        size = max(1, min(64, games // (workers * 8)))
-        chunks = [list(range(i, min(i + size, games))) for i in range(0, games, size)]
-        fork = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        with worker_pool(workers, fork) as pool:
-            # Workers are forked; callers should show progress without a refresh thread
-            # (rich: ``Progress(auto_refresh=False)``), as the ``simulate`` command does.
-            for done in pool.imap_unordered(partial(play_games, config), chunks):
-                outcomes.extend(done)
-                if on_progress is not None:
-                    on_progress(len(done))
-    seconds = time.perf_counter() - started
-    return summarise(config, outcomes, workers=workers, seconds=seconds)
+                on_progress(len(batch))
+    except KeyboardInterrupt:
+        raise SystemExit(SIGINT_EXIT) from None
+    finally:
+        batches.close()
+    return sums.summary(workers=workers, seconds=time.perf_counter() - started)
