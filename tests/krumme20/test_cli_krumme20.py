@@ -124,3 +124,38 @@ def test_whole_game_in_a_session_with_special_action_prompts(tmp_path: Path) -> 
     assert {"turn"} < set(steps)  # the human also answered special actions or compensations
     replayed = GameRecord.load(path).replay()
     assert replayed.to_json() == state.to_json()
+
+
+def test_events_speak_to_the_viewer_in_german_and_group_by_turn() -> None:
+    from kartentisch.core.protocol import Event
+
+    presenter = load_presenter("krumme20")
+    names = ["Du", "Bot 1", "Bot 2"]
+    set_language("de")
+    try:
+        def line(kind: str, seat: int, **data: object) -> str:
+            text = presenter.describe_event(Event(kind, seat, data), viewer=0, names=names)
+            assert text is not None
+            return text
+
+        assert "Du musst aussetzen" in line("sitout", 2, victim=0)
+        assert "Zug von dir entfällt" in line("sat_out", 0)
+        assert "Dein Punktestapel: + 3/4." in line("score", 0, card="3/4", crosswise=False)
+        assert "Du verzichtest auf die Sonderaktion der 2" in line("pass", 0, step="draw")
+        assert "Bot 1[/] verzichtet auf eine zweite Karte als 5" in line("pass", 1,
+                                                                          step="five")
+        heading = line("turn", 1, turn=7, total=12)
+        assert "Zug 7" in heading and not heading.startswith("  ")
+        assert line("play", 1, number=3, total=15).startswith("  ")
+    finally:
+        set_language("en")
+
+
+def test_turn_and_move_counters_differ_in_german(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    runner.invoke(app, ["play", "krumme20", "--watch", "--bots", "random", "--seed", "3",
+                        "--delay", "0", "--save", str(path)], env=ENGLISH)
+    replayed = runner.invoke(app, ["replay", str(path), "--lang", "de"], env=ENGLISH)
+    assert replayed.exit_code == 0
+    assert "Aktion 1:" in replayed.output and "── Zug 1:" in replayed.output
+    assert "Zug 1: " not in replayed.output.replace("── Zug 1: ", "")

@@ -185,14 +185,38 @@ class Krumme20Presenter(Presenter):
     # ------------------------------------------------------------------ events
     def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
                        ) -> str | None:
+        """One line per event; a turn's events are grouped under its heading (indented)."""
+        line = self._event_line(event, viewer=viewer, names=names)
+        if line is None or event.kind in ("deal", "turn", "game_over"):
+            return line
+        return "  " + line
+
+    def passed_up(self, step: str) -> str | None:
+        """What a pass in ``step`` passed up, in words (``None``: a step without a name)."""
+        return {
+            "flip": _("the 0's special action (turning a card over)"),
+            "take": _("the 1's special action (taking a card)"),
+            "draw": _("the 2's special action (drawing a card)"),
+            "throw": _("the 3's special action (throwing a further card)"),
+            "four": _("the 4's special action (making the next player sit out)"),
+            "five": _("a second card as a 5"),
+            "after": _("showing a set"),
+            "foul": _("the reward for the foul"),
+            "loss": _("the compensation for the card taken"),
+            "sitout": _("the compensation for sitting out"),
+        }.get(step)
+
+    def _event_line(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
+                    ) -> str | None:
         name = seat_name(names, event.seat)
+        me = viewer is not None and event.seat == viewer
         data = event.data
         kind = event.kind
         if kind == "deal":
             text = _("── New game: first turn to {name} (highest personal cards) ──")
             return "[bold]" + text.format(name=seat_name(names, data["start"])) + "[/]"
         if kind == "turn":
-            return "[dim]" + _("Turn {turn}: {name}, total {total}.").format(
+            return "\n[bold]" + _("── Turn {turn}: {name}, total {total} ──").format(
                 turn=data["turn"], name=name, total=data["total"]) + "[/]"
         if kind == "play":
             return _("{name} played a card counting {number}: total {total}.").format(
@@ -224,15 +248,26 @@ class Krumme20Presenter(Presenter):
             return _("{name} took the top of the discard pile ({up} up).").format(
                 name=name, up=data["up"])
         if kind == "sitout":
-            return _("{name} made {victim} sit out.").format(
-                name=name, victim=seat_name(names, data["victim"]))
+            victim = data["victim"]
+            if viewer is not None and victim == viewer:
+                return _("{name} makes you sit out: you must sit out.").format(name=name)
+            text = _("You make {victim} sit out.") if me else _("{name} made {victim} sit out.")
+            return text.format(name=name, victim=seat_name(names, victim))
         if kind == "sat_out":
+            if me:
+                return _("Your turn is skipped (you sit out).")
             return _("Turn of {name} skipped (sitting out).").format(name=name)
         if kind == "no_card":
+            if me:
+                return _("Your turn is skipped (you have no personal card).")
             return _("Turn of {name} skipped (no personal card).").format(name=name)
         if kind == "score":
-            text = (_("Score pile of {name}: + {card}, crosswise (counts double).")
-                    if data["crosswise"] else _("Score pile of {name}: + {card}."))
+            if me:
+                text = (_("Your score pile: + {card}, crosswise (counts double).")
+                        if data["crosswise"] else _("Your score pile: + {card}."))
+            else:
+                text = (_("Score pile of {name}: + {card}, crosswise (counts double).")
+                        if data["crosswise"] else _("Score pile of {name}: + {card}."))
             return "[green]" + text.format(card=data["card"], name=name) + "[/]"
         if kind == "twenty":
             return "[bold green]" + _("{name} hit the target exactly!").format(name=name) + "[/]"
@@ -269,7 +304,12 @@ class Krumme20Presenter(Presenter):
         if kind == "turn_limit":
             return "[yellow]" + _("Turn limit reached: final lap, one more turn each.") + "[/]"
         if kind == "pass":
-            return "[dim]" + _("{name} passed.").format(name=name) + "[/]"
+            what = self.passed_up(str(data.get("step", "")))
+            if what is None:
+                text = _("You pass.") if me else _("{name} passes.")
+            else:
+                text = (_("You pass up {what}.") if me else _("{name} passes up {what}."))
+            return "[dim]" + text.format(name=name, what=what) + "[/]"
         if kind == "game_over":
             scores = ", ".join(f"{seat_name(names, s)} {v}" for s, v in enumerate(data["scores"]))
             winners = ", ".join(seat_name(names, s) for s in data["winners"])
