@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +198,15 @@ def test_two_processes_race_for_the_last_seat(start_server: Any, pg_cluster: Any
             assert lost.status_code == 409 and lost.json()["code"] == "web.no_open_seat"
     for server in (one, two):
         assert [t["open_seats"] for t in lobby(server) if t["id"] == made["table"]] == [[]]
+        # each process's live table hears of claims made at the other (NOTIFY)
+        deadline = time.monotonic() + 10
+        with server.http() as http:
+            while True:
+                seats = http.get(f"/api/tables/{made['table']}").json()["table"]["seats"]
+                if not any(s["open"] for s in seats) or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+        assert [s["open"] for s in seats] == [False, False, False]
 
     async def join() -> None:
         for server, answer in ((one, won[0].json()), (two, first.json())):

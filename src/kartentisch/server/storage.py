@@ -437,6 +437,9 @@ class Storage:
                 if done.rowcount == 1:
                     conn.execute(links_t.insert().values(
                         token_hash=token_hash(token), table_id=table_id, seat=candidate))
+                    if self.is_postgres:  # the other processes re-read the seats
+                        conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                                     {"channel": CHANNEL, "payload": f"s:{table_id}"})
                     return candidate
         return None
 

@@ -747,9 +747,10 @@ class Hub:
         """Apply the moves other processes stored (the lock is held) and tell everyone."""
         if seats:
             stored = await asyncio.to_thread(self.storage.seats, table.id)
-            if [s.left for s in stored] != [s.left for s in table.row.seats]:
+            if ([(s.left, s.open) for s in stored]
+                    != [(s.left, s.open) for s in table.row.seats]):
                 for mine, theirs in zip(table.row.seats, stored, strict=True):
-                    mine.left = theirs.left
+                    mine.left, mine.open = theirs.left, theirs.open  # open: a seat claimed
                 self._seats_changed(table)
                 self._schedule(table)
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
