@@ -137,7 +137,7 @@ def test_replay_spectator_and_seat_views(tmp_path: Path) -> None:
     assert "You draw" not in spectator.output and "Your hand" not in spectator.output
     seat = runner.invoke(app, ["replay", str(path), "--seat", "1", "--lang", "de"], env=ENGLISH)
     assert seat.exit_code == 0, seat.output
-    assert "Zug 1:" in seat.output and "Spielende" in seat.output
+    assert "Aktion 1:" in seat.output and "Spielende" in seat.output
 
 
 def test_replay_step_stops_on_request(tmp_path: Path) -> None:
