@@ -154,3 +154,72 @@ def test_command_prints_a_table_and_writes_files(tmp_path: Path) -> None:
     bad = CliRunner().invoke(app, ["arena", "krass-kariert", "--bots", "nobody*3",
                                    "--no-progress"])
     assert bad.exit_code == 2 and "Unknown bot 'nobody'" in bad.output
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    app.command("arena")(arena_command)
+    app.command("other")(lambda: None)
+    return app
+
+
+@pytest.mark.parametrize("flag", ["--out", "--plot", "--summary"])
+def test_output_paths_are_checked_before_any_game(flag: str, tmp_path: Path) -> None:
+    played: list[int] = []
+    for path, words in ((tmp_path, "it is a directory"),
+                        (tmp_path / "missing" / "x.out", "does not exist")):
+        result = CliRunner().invoke(_app(), [
+            "arena", "krass-kariert", "--bots", "random*3", "--games", "3", "--no-progress",
+            flag, str(path), "--lang", "en"], env={"COLUMNS": "200"})
+        assert result.exit_code == 2, result.output
+        assert words in result.output and "Traceback" not in result.output
+        assert "wall time" not in result.output  # refused before playing
+        played.append(result.exit_code)
+    assert played == [2, 2]
+
+
+def test_a_failed_write_is_reported(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    result = CliRunner().invoke(_app(), [
+        "arena", "krass-kariert", "--bots", "random*3", "--games", "3", "--no-progress",
+        "--plot", "/dev/full", "--lang", "en"], env={"COLUMNS": "200"})
+    assert result.exit_code == 1
+    assert "Cannot write /dev/full" in result.output and "Plot:" not in result.output
+    full = CliRunner().invoke(_app(), [
+        "arena", "krass-kariert", "--bots", "random*3", "--games", "3", "--no-progress",
+        "--out", "/dev/full", "--lang", "en"], env={"COLUMNS": "200"})
+    assert full.exit_code == 1 and "Cannot write" in full.output
+
+
+def test_one_bot_fills_the_game_s_usual_seats(tmp_path: Path) -> None:
+    out = tmp_path / "g.jsonl"
+    result = CliRunner().invoke(_app(), [
+        "arena", "casino", "--bots", "random", "--games", "2", "--no-progress",
+        "--out", str(out)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    records = read_jsonl(out)
+    assert [r.players for r in records] == [2, 2]
+    assert [r.index for r in records] == [0, 1]
+
+
+def test_help_names_the_values() -> None:
+    result = CliRunner().invoke(_app(), ["arena", "--help"],
+                                env={"COLUMNS": "200", "LANG": "C"})
+    assert result.exit_code == 0
+    assert "-o" in result.output and "KEY=VALUE" in result.output
+    assert "time left" in result.output and "--lang" in result.output
+
+
+def test_records_stream_in_index_order_and_memory_is_not_kept() -> None:
+    import io
+
+    buffer = io.StringIO()
+    result = run_arena("krass-kariert", "random*3", 9, seed=3, workers=2, out=buffer,
+                       keep=False)
+    assert result.outcomes == [] and result.games == 9
+    lines = [json.loads(line) for line in buffer.getvalue().splitlines()]
+    assert [r["index"] for r in lines] == list(range(9))
+    kept = run_arena("krass-kariert", "random*3", 9, seed=3)
+    assert lines == kept.records
+    assert result.summary(timings=False) == kept.summary(timings=False)

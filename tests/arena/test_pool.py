@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -109,6 +110,69 @@ def test_sigterm_stops_the_workers(command: list[str], tmp_path: Path) -> None:
         while _alive(workers) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _alive(workers), "worker processes outlived the stopped run"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in _alive(_descendants(proc.pid)):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _lines(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except OSError:
+        return 0
+
+
+@pytest.mark.parametrize(("stop", "code", "group"), [
+    (signal.SIGTERM, 143, False), (signal.SIGINT, 130, True)])
+def test_a_billion_games_start_at_once_in_bounded_memory(
+        stop: signal.Signals, code: int, group: bool, tmp_path: Path) -> None:
+    """10^9 games are scheduled lazily: the first finished game is on disk within seconds
+    (waited for, generously for a busy machine), the memory stays small while games go on,
+    and a signal keeps every finished game (each line a whole record), with no traceback.
+    Ctrl-C goes to the whole process group, as a terminal sends it: no worker prints."""
+    out = tmp_path / "games.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kartentisch.cli", "arena", "krass-kariert", "--bots", "random",
+         "--games", "1000000000", "--workers", "2", "--no-progress", "--out", str(out)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,
+        env={**os.environ, "COLUMNS": "100", "LANG": "C"}, start_new_session=group,
+    )
+    try:
+        started = time.monotonic()
+        assert _wait_for(lambda: _lines(out) >= 1, 60, proc), "no game finished"
+        first = time.monotonic() - started
+        rss = [_rss_kib(proc.pid)]
+        assert _wait_for(lambda: _lines(out) >= 200, 120, proc), "games stopped coming"
+        rss.append(_rss_kib(proc.pid))
+        workers = _alive(_descendants(proc.pid))
+        if group:
+            os.killpg(proc.pid, stop)
+        else:
+            proc.send_signal(stop)
+        assert proc.wait(timeout=120) == code
+        deadline = time.monotonic() + 60
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(workers), "worker processes outlived the stopped run"
+        error = proc.stderr.read().decode() if proc.stderr else ""
+        assert "Traceback" not in error, error
+        assert "Stopped after" in error
+        lines = out.read_text().splitlines()
+        assert len(lines) >= 200
+        indices = {json.loads(line)["index"] for line in lines}  # every line a whole record
+        assert len(indices) == len(lines)
+        assert max(rss) < 150_000, f"resident memory {rss} KiB"
+        print(f"first game after {first:.1f} s, RSS {rss} KiB")
     finally:
         if proc.poll() is None:
             proc.kill()

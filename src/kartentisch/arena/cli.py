@@ -119,7 +119,7 @@ def make_arena_command() -> Callable[..., None]:
     def arena_command(
         game: Annotated[str, typer.Argument(help=_("Game name, e.g. krass-kariert."))],
         bots: Annotated[str, typer.Option(
-            "--bots", "-b",
+            "--bots", "-b", metavar="SPECS",
             help=_("One bot per seat, comma-separated; name*count repeats; "
                    "name:key=value sets parameters (ismcts:iterations=200)."))],
         games: Annotated[str, typer.Option(
@@ -131,40 +131,49 @@ def make_arena_command() -> Callable[..., None]:
             "--seed", "-s", metavar="SEED", help=_("Master seed."))] = "0",
         players: Annotated[str | None, typer.Option(
             "--players", "-p", metavar="N",
-            help=_("Player count (default: number of bots)."))] = None,
+            help=_("Player count (default: the number of bots; for a single bot the game's "
+                   "usual count)."))] = None,
         option: Annotated[list[str] | None, typer.Option(
             "--option", "-o", metavar="KEY=VALUE",
-            help=_("Rules option name=value (repeatable)."))] = None,
+            help=_("A rules option, repeatable; see 'kartentisch rules-options GAME'."))]
+        = None,
         out: Annotated[Path | None, typer.Option(
-            "--out", help=_("Write every game as a JSON Lines record to this file."))] = None,
+            "--out", metavar="FILE",
+            help=_("Write every game as a JSON Lines record to this file, each as it "
+                   "finishes."))] = None,
         plot: Annotated[Path | None, typer.Option(
-            "--plot", help=_("Write a PNG of ratings and win/loss shares."))] = None,
+            "--plot", metavar="FILE",
+            help=_("Write a PNG of ratings and win/loss shares."))] = None,
         summary: Annotated[Path | None, typer.Option(
-            "--summary", help=_("Write the summary as JSON to this file."))] = None,
+            "--summary", metavar="FILE",
+            help=_("Write the summary as JSON to this file."))] = None,
         backend: Annotated[str, typer.Option(
-            "--backend", help=_("local (multiprocessing) or ray."))] = "local",
+            "--backend", metavar="NAME", help=_("local (multiprocessing) or ray."))] = "local",
         address: Annotated[str | None, typer.Option(
-            "--address", help=_("Ray cluster address to join (default: a local Ray)."))]
+            "--address", metavar="ADDRESS",
+            help=_("Ray cluster address to join (default: a local Ray)."))]
         = None,
         duplicate: Annotated[bool, typer.Option(
             "--duplicate/--no-duplicate", help=_("Replay each deal with the seats rotated."))]
         = True,
         progress: Annotated[bool, typer.Option(
-            "--progress/--no-progress", help=_("Show a progress bar."))] = True,
+            "--progress/--no-progress",
+            help=_("Show a progress bar with games done, time used and time left."))] = True,
         lang: Annotated[str | None, typer.Option(
-            "--lang", help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
+            "--lang", metavar="LANG",
+            help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
         = None,
     ) -> None:
         """Play many games between bots, with seat rotation and duplicate deals, and rate
         them."""
         from rich.table import Table
 
+        from kartentisch.arena.plot import write_file
         from kartentisch.arena.pool import SIGINT_EXIT
         from kartentisch.arena.runner import run_arena
         from kartentisch.arena.schedule import parse_lineup
         from kartentisch.cli import arguments
         from kartentisch.cli.arguments import fail, fail_with, rules_options, whole_number
-        from kartentisch.core.records import write_atomically
 
         arguments.use_language(lang)
         name = arguments.game_name(game)
@@ -232,7 +241,7 @@ def make_arena_command() -> Callable[..., None]:
             console.print(_("Records: {path}").format(path=out))
         if summary is not None:
             text = json.dumps(result.summary(), indent=1) + "\n"
-            _write(summary, lambda path: write_atomically(path, text))
+            _write(summary, lambda path: write_file(path, text.encode()))
             console.print(_("Summary: {path}").format(path=summary))
         if plot is not None:
             from kartentisch.arena.plot import plot_result

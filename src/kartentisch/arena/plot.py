@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,7 +12,41 @@ if TYPE_CHECKING:
 
 
 def plot_result(result: ArenaResult, path: str | Path) -> None:
-    """Draw ``result`` into ``path`` (PNG). Imports matplotlib only when called."""
+    """Draw ``result`` into ``path`` (PNG; see :func:`write_file`: a failed write raises
+    ``OSError``). Imports matplotlib only when called."""
+    write_file(path, plot_png(result))
+
+
+def write_file(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path``: a regular file atomically (temporary file, fsync, rename),
+    anything else (a device, a pipe) directly, never replacing it. Every failure, a full disk
+    included, raises ``OSError``."""
+    import os
+    import tempfile
+
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        with open(target, "wb") as file:
+            file.write(data)
+            file.flush()
+        return
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                         suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def plot_png(result: ArenaResult) -> bytes:
+    """The PNG of ``result``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -47,5 +83,7 @@ def plot_result(result: ArenaResult, path: str | Path) -> None:
     fig.suptitle(f"{result.game}, {result.players} players, {result.games} games, "
                  f"seed {result.seed}")
     fig.tight_layout()
-    fig.savefig(str(path), dpi=110)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
+    return buffer.getvalue()
