@@ -74,7 +74,8 @@ class GameOutcome:
     actions: int
     """Moves played by this call."""
     move_seconds: tuple[list[float], ...] | None = None
-    """Per seat, the seconds each of its choices took (only with ``timed=True``)."""
+    """Per seat, the seconds each of its choices took (only with ``timed=True``; empty for
+    seats that need no observation)."""
     state: State[Any, Any] | None = None
     """The final state (``None`` once the outcome has left the process that played it)."""
     index: int = 0
@@ -109,7 +110,9 @@ def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object],
             unless ``state`` is given.
         choosers: one per seat (see the module docstring for the three kinds).
         state: continue this game instead (it is played on in place).
-        timed: measure each choice's seconds, per seat.
+        timed: measure each choice's seconds, per seat (not for seats that play ids
+            without an observation: their choice costs next to nothing, and the clock
+            would cost more than the choice).
         on_move: called after every applied move (to show events, save, pause).
         labels: names of the seats' choosers, for error messages.
         max_actions: stop with an error after this many moves (a game stuck in a loop).
@@ -136,17 +139,15 @@ def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object],
         seat = state.current_player
         chooser: Any = choosers[seat]
         kind = kinds[seat]
-        start = clock() if times is not None else 0.0
-        if kind == 0:
+        if kind == 0:  # not timed: a choice among ids costs next to nothing
             ids = state.legal_action_ids()
             choice = chooser.act(None, ids)
-            if times is not None:
-                times[seat].append(clock() - start)
             if type(choice) is not int or choice not in ids:
                 raise _illegal(seat, labels, f"{choice!r} is not one of the legal ids {ids}")
             # Checked just above: the id is one of the legal ids of the seat to move.
             state.apply_unchecked(choice)
         else:
+            start = clock() if times is not None else 0.0
             if kind == 1:
                 choice = chooser.act(state.observation(seat), state.legal_actions())
             else:

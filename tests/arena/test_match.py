@@ -79,10 +79,12 @@ def test_timing_and_the_move_callback() -> None:
                          timed=True, on_move=lambda state, seat, action: moves.append(
                              (seat, action)))
     assert outcome.move_seconds is not None
-    assert sum(len(t) for t in outcome.move_seconds) == outcome.actions == len(moves)
+    assert outcome.actions == len(moves)
     assert all(t >= 0 for seat in outcome.move_seconds for t in seat)
     counts = [sum(1 for s, _ in moves if s == seat) for seat in range(3)]
-    assert counts == [len(t) for t in outcome.move_seconds]
+    # The heuristic bot is timed at every move; random bots (ids only) are not timed.
+    assert [len(t) for t in outcome.move_seconds] == [counts[0], 0, 0]
+    assert counts[0] > 0
 
 
 class _StateSeat:
