@@ -64,6 +64,8 @@ app = typer.Typer(
 
 LangOption = Annotated[str | None, typer.Option(
     "--lang", help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
+SuitOption = Annotated[bool, typer.Option(
+    "--suit-symbols", help=_("Show card suits as symbols (♣ ♦ ♥ ♠) instead of letters."))]
 RulesOption = Annotated[list[str] | None, typer.Option(
     "--option", "-o", metavar="KEY=VALUE",
     help=_("A rules option, repeatable; see 'kartentisch rules-options GAME'."))]
@@ -110,6 +112,7 @@ def play(
     = None,
     watch: Annotated[bool, typer.Option(
         help=_("Only watch: bots take every seat, shown as a spectator sees them."))] = False,
+    suit_symbols: SuitOption = False,
     lang: LangOption = None,
 ) -> None:
     """Play a game against bots in the terminal."""
@@ -117,6 +120,7 @@ def play(
     console = _console()
     name = arguments.game_name(game)
     presenter = load_presenter(name)
+    presenter.configure(suit_symbols=suit_symbols)
     chosen_seed = None if seed is None else arguments.seed(seed)
     player_count = None if players is None else whole_number(players, "--players")
     seat_number = whole_number(seat, "--seat")
@@ -284,6 +288,7 @@ def resume(
     delay: Annotated[float | None, typer.Option(
         help=_("Seconds to pause after each bot move (default: 0.4 in a terminal, else 0)."))]
     = None,
+    suit_symbols: SuitOption = False,
     lang: LangOption = None,
 ) -> None:
     """Continue a saved, unfinished game."""
@@ -295,6 +300,7 @@ def resume(
         file = _choose_saved_game(console, number)
     record = _load_record(file)
     presenter = load_presenter(record.game)
+    presenter.configure(suit_symbols=suit_symbols)
     try:
         state = record.replay()
     except KartentischError as error:
@@ -349,6 +355,7 @@ def replay(
         "--game", metavar="N", help=_("In a file of many games: show the N-th (default: "
                                       "choose from a list)."))] = None,
     step: Annotated[bool, typer.Option(help=_("Wait for Enter before every move."))] = False,
+    suit_symbols: SuitOption = False,
     lang: LangOption = None,
 ) -> None:
     """Show a recorded game move by move."""
@@ -360,6 +367,7 @@ def replay(
     number = None if game_number is None else whole_number(game_number, "--game", low=1)
     record = _pick_record(file, number, console)
     presenter = load_presenter(record.game)
+    presenter.configure(suit_symbols=suit_symbols)
     try:
         replay_record(record, presenter=presenter, console=console, viewer=viewer, step=step,
                       read_line=console.input)

@@ -90,6 +90,10 @@ class Presenter:
     game: str = ""
     """Registry name of the game this presenter is for ("" for the generic one)."""
 
+    def configure(self, *, suit_symbols: bool = False) -> None:
+        """Display settings from the command line (``--suit-symbols``); games without suits
+        ignore them."""
+
     def help_line(self) -> str:
         """One line explaining the move notation."""
         return _("Type a move in the game's notation; ? lists the legal moves.")

@@ -22,13 +22,9 @@ from kartentisch.core.errors import AmbiguousActionError, JSONValue, Kartentisch
 from kartentisch.core.protocol import Event, Game, Seat, State
 from kartentisch.games.casino.actions import Build, Capture, Trail
 from kartentisch.games.casino.cards import (
-    CLUBS,
-    DIAMONDS,
-    HEARTS,
     SPADES,
     card_name,
     parse_card,
-    rank_of,
     suit_of,
 )
 from kartentisch.games.casino.game import format_with_labels
@@ -41,44 +37,49 @@ SUIT_STYLES: Final = ("bold", "bold red", "bold red", "bold")
 """Clubs and spades plain, diamonds and hearts red."""
 
 
+SUIT_SYMBOLS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+"""The suit letters of the notation and the symbols shown instead with ``--suit-symbols``."""
+
+_DISPLAY: Final = {"symbols": False}
+"""Whether cards are shown with suit symbols (set by :meth:`CasinoPresenter.configure`)."""
+
+
+def card_text(name: str) -> str:
+    """A card in notation (``"Td"``) as it is shown everywhere (table, events, scoring):
+    the notation itself, or with ``--suit-symbols`` the rank and the suit's symbol."""
+    if _DISPLAY["symbols"] and name[-1:] in SUIT_SYMBOLS:
+        return name[:-1] + SUIT_SYMBOLS[name[-1]]
+    return name
+
+
 def styled(card: int) -> str:
     """A card as rich markup in its suit's colour."""
-    return f"[{SUIT_STYLES[suit_of(card)]}]{card_name(card)}[/]"
+    return f"[{SUIT_STYLES[suit_of(card)]}]{card_text(card_name(card))}[/]"
 
 
 def styled_name(name: str) -> str:
     """A card given by name (from an event) as rich markup."""
     style = "bold red" if name[-1:] in ("d", "h") else "bold"
-    return f"[{style}]{name}[/]"
+    return f"[{style}]{card_text(name)}[/]"
 
 
 def spoken_card(name: str) -> str:
-    """A card given in notation (``"Td"``) in words of the current language: "10 of
-    diamonds", German "Karo 10" (the suit first, as the German rules write it)."""
+    """A card given in notation (``"Td"``) in messages: the same naming as on the table
+    (:func:`card_text`), so that cards read alike in the table, events, errors and scoring."""
     try:
-        card = parse_card(name)
+        parse_card(name)
     except ValueError:
         return name
-    rank = rank_of(card)
-    ranks = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}
-    rank_text = ranks.get(rank, str(rank))
-    suit = suit_of(card)
-    if suit == CLUBS:
-        return _("{rank} of clubs").format(rank=rank_text)
-    if suit == DIAMONDS:
-        return _("{rank} of diamonds").format(rank=rank_text)
-    if suit == HEARTS:
-        return _("{rank} of hearts").format(rank=rank_text)
-    return _("{rank} of spades").format(rank=rank_text)
+    return card_text(name)
 
 
 def item_name(key: str) -> str:
     """The name of a scoring item."""
     names = {
         "cards": _("most cards"),
-        "spades": _("most spades"),
-        "big_casino": _("big casino (10 of diamonds)"),
-        "little_casino": _("little casino (2 of spades)"),
+        "spades": _("most spades ({suit})").format(suit=card_text("Xs")[1:]),
+        "big_casino": _("big casino ({card})").format(card=card_text("Td")),
+        "little_casino": _("little casino ({card})").format(card=card_text("2s")),
         "aces": _("aces"),
         "sweeps": _("sweeps"),
         "total": _("pack total"),
@@ -98,7 +99,16 @@ class CasinoPresenter(Presenter):
 
     game = "casino"
 
+    def configure(self, *, suit_symbols: bool = False) -> None:
+        """Show suits as symbols (♣ ♦ ♥ ♠) instead of the notation's letters."""
+        _DISPLAY["symbols"] = suit_symbols
+
     def help_line(self) -> str:
+        if _DISPLAY["symbols"]:
+            return _("Moves: 7h x ab = the 7h takes table items a and b · 2h + a = 8 = build 8 "
+                     "on item a · Ah + c = 9 = raise build c to 9 · 7h - = trail the 7h · "
+                     "7h alone = its only move · ? = help and legal moves") + " · " + _(
+                "type suits as letters: c = ♣, d = ♦, h = ♥, s = ♠")
         return _("Moves: 7h x ab = the 7h takes table items a and b · 2h + a = 8 = build 8 "
                  "on item a · Ah + c = 9 = raise build c to 9 · 7h - = trail the 7h · "
                  "7h alone = its only move · ? = help and legal moves")
