@@ -174,7 +174,7 @@ def test_simulate_prints_the_table_with_two_workers() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "8 games, seed 4" in out
-    assert "Share lost" in out and "95% interval" in out
+    assert "Share lost" in out and "95%" in out and "interval" in out
     assert "Actions per game" in out and "rounds per game" in out
     assert "games per second" in out
 

@@ -112,3 +112,14 @@ def test_options_print_as_typed_values(tmp_path: Path) -> None:
     assert "Rules options: x_with_x=true" in result.output
     replayed = runner.invoke(app, ["replay", str(tmp_path / "g.json")], env=ENGLISH)
     assert "x_with_x=true" in replayed.output and "True" not in replayed.output
+
+
+def test_german_numbers_and_whole_headers_at_80_columns() -> None:
+    result = runner.invoke(app, ["simulate", "krass-kariert", "--bots", "random,random,random",
+                                 "--games", "8", "--lang", "de"],
+                           env={**ENGLISH, "COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output
+    assert re.search(r"\d+,\d\u202f%", result.output) and "Aktionen pro Partie: " in result.output
+    assert re.search(r"Aktionen pro Partie: \d+,\d\n", result.output)
+    assert all(len(line) <= 80 for line in result.output.splitlines())

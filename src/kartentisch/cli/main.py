@@ -34,7 +34,12 @@ from kartentisch.cli.arguments import (
     use_language,
     whole_number,
 )
-from kartentisch.cli.messages import format_number, format_options
+from kartentisch.cli.messages import (
+    format_decimal,
+    format_number,
+    format_options,
+    format_percent,
+)
 from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.session import (
     HUMAN,
@@ -506,28 +511,51 @@ def simulate(
         sys.stdout.write(json.dumps(summary.to_json(), indent=1) + "\n")
         return
     table = Table(title=_("{game}: {games} games, seed {seed}").format(
-        game=game_class(name).spec.title, games=summary.games, seed=base_seed),
+        game=game_class(name).spec.title, games=format_number(summary.games), seed=base_seed),
         title_justify="left")
-    table.add_column(_("Bot no.") if rotate else _("Seat"), justify="right")
-    table.add_column(_("Bot"))
-    table.add_column(_("Lost"), justify="right")
-    table.add_column(_("Share lost"), justify="right")
-    table.add_column(_("95% interval"), justify="right")
-    table.add_column(_("Mean return"), justify="right")
-    for s in summary.seats:
-        table.add_row(str(s.seat), s.bot, str(s.losses), f"{s.lost_share:.1%}",
-                      f"{s.lost_low:.1%} – {s.lost_high:.1%}", f"{s.mean_return:+.3f}")
+    headers = [(_("Bot no.") if rotate else _("Seat"), "right"), (_("Bot"), "left"),
+               (_("Lost"), "right"), (_("Share lost"), "right"), (_("95% interval"), "right"),
+               (_("Mean return"), "right")]
+    rows = [[format_number(s.seat), s.bot, format_number(s.losses),
+             format_percent(s.lost_share),
+             f"{format_percent(s.lost_low)} – {format_percent(s.lost_high)}",
+             format_decimal(s.mean_return, 3, sign=True)] for s in summary.seats]
+    for column, (header, justify) in enumerate(headers):
+        # numbers are never broken; a long header goes onto two lines rather than being cut
+        shown = _two_lines(header)
+        widest = max([len(line) for line in shown.splitlines()]
+                     + [len(row[column]) for row in rows])
+        table.add_column(shown, justify=justify,  # type: ignore[arg-type]
+                         no_wrap=True, min_width=widest)
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     if rotate:
         console.print(_("The bots changed seats from game to game."))
-    console.print(_("Actions per game: {mean:.1f}").format(mean=summary.mean_actions))
+    console.print(_("Actions per game: {mean}").format(
+        mean=format_decimal(summary.mean_actions, 1)))
     labels = presenter.stat_labels()
     for key, value in summary.stats.items():
-        console.print(f"{escape(labels.get(key, key))}: {value:.2f}")
-    console.print(ngettext("{rate:.1f} games per second ({seconds:.1f} s, {workers} worker)",
-                           "{rate:.1f} games per second ({seconds:.1f} s, {workers} workers)",
-                           worker_count).format(rate=summary.games_per_second,
-                                                seconds=summary.seconds, workers=worker_count))
+        console.print(f"{escape(labels.get(key, key))}: {format_decimal(value, 2)}")
+    console.print(ngettext("{rate} games per second ({seconds} s, {workers} worker)",
+                           "{rate} games per second ({seconds} s, {workers} workers)",
+                           worker_count).format(
+        rate=format_decimal(summary.games_per_second, 1),
+        seconds=format_decimal(summary.seconds, 1), workers=worker_count))
+
+
+def _two_lines(header: str, longest: int = 10) -> str:
+    """A table header longer than ``longest`` broken at its middle space onto two lines, so
+    a table fits 80 columns without cutting its headers.
+
+    >>> _two_lines("Share lost"), _two_lines("Mittleres Ergebnis")
+    ('Share lost', 'Mittleres\nErgebnis')
+    """
+    spaces = [i for i, char in enumerate(header) if char == " "]
+    if len(header) <= longest or not spaces:
+        return header
+    middle = min(spaces, key=lambda i: abs(i - len(header) / 2))
+    return header[:middle] + "\n" + header[middle + 1:]
 
 
 @app.command("rules-options",

@@ -47,6 +47,30 @@ def format_number(value: int) -> str:
     return text.replace(",", separator) if separator else text
 
 
+def format_decimal(value: float, digits: int, *, sign: bool = False) -> str:
+    """``value`` with ``digits`` decimals in the current language's style (German: decimal
+    comma, thousands dot).
+
+    >>> format_decimal(1234.5, 1), format_decimal(0.125, 3, sign=True)
+    ('1,234.5', '+0.125')
+    """
+    text = f"{value:{'+' if sign else ''},.{digits}f}"
+    if current_language() == "de":
+        text = text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return text
+
+
+def format_percent(share: float, digits: int = 1) -> str:
+    """A share (0.35) as a percentage in the current language's style ("35.0%", German
+    "35,0 %" with a narrow no-break space).
+
+    >>> format_percent(0.35)
+    '35.0%'
+    """
+    number = format_decimal(share * 100, digits)
+    return number + ("\u202f%" if current_language() == "de" else "%")
+
+
 def format_value(value: object) -> str:
     """A rules option's value as typed on the command line: ``true``/``false``, never
     Python's ``True``/``False``.
