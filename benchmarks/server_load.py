@@ -190,18 +190,26 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
     ready = asyncio.Event()
     joined = [0]
     trips: list[tuple[float, float]] = []
-    counts = {"games": 0, "errors": 0}
+    counts = {"games": 0, "errors": 0, "retries": 0}
     arrivals: list[float] = []
 
     async def table_loop() -> None:
         schedule: Schedule | None = None
         first = True
         while time.perf_counter() < window_at["stop"]:
-            answer = await http.post("/api/tables", json={
-                "game": game, "players": players, "seats": seats, "listed": False})
-            made = answer.json()
-            clients = [await TableClient.join(server.ws, s["token"])
-                       for s in made["seats"] if "token" in s]
+            for attempt in range(5):  # a loaded machine may drop a connection; try again
+                try:
+                    answer = await http.post("/api/tables", json={
+                        "game": game, "players": players, "seats": seats, "listed": False})
+                    made = answer.json()
+                    clients = [await TableClient.join(server.ws, s["token"])
+                               for s in made["seats"] if "token" in s]
+                    break
+                except (httpx.HTTPError, OSError, ConnectionError, TimeoutError):
+                    if attempt == 4:
+                        raise
+                    counts["retries"] += 1
+                    await asyncio.sleep(0.5)
             watcher = clients[0]
             if first:  # wait for every table, then the clock starts
                 first = False
@@ -361,6 +369,8 @@ def main() -> None:
         for db_kind in args.db.split(","):
             for count, bot, rate in itertools.product(
                     (int(t) for t in args.tables.split(",")), bots, rates):
+                if bot is not None and rate is None and any(r is not None for r in rates):
+                    continue  # with a bot, only the paced rows (closed: the bots' pace)
                 if db_kind == "postgresql":
                     if cluster is None:
                         cluster = start_cluster(max_connections=300)
