@@ -1,5 +1,12 @@
 """kartentisch: Krass Kariert, Casino and Krumme20 — exact rules, bots and research APIs."""
 
+# First: decide between the compiled core and pure Python before any rules module loads.
+from kartentisch import _native
+
+compiled: bool = _native.install()
+"""Whether the compiled core (mypyc) runs; see :mod:`kartentisch._native`."""
+
+# ruff: noqa: E402
 from kartentisch.core.errors import (
     AmbiguousActionError,
     IllegalActionError,
@@ -35,6 +42,7 @@ __all__ = [
     "NotYourTurnError",
     "State",
     "UnknownGameError",
+    "compiled",
     "list_games",
     "load_game",
 ]

@@ -24,6 +24,16 @@ instance (read once into a :class:`SearchHooks`, so the core protocol is unchang
 
 Without ``evaluate`` a playout runs to the end of the game.
 
+Two more optional hooks keep hot loops inside the engine (compiled with the compiled core):
+
+``run_playout(state, heuristic, rng, cap) -> int``
+    The loop of :func:`playout` for the game's own ``horizon_key``: play on (random moves,
+    or ``rollout_action``'s with ``heuristic``) until the horizon, the end or ``cap``
+    actions (``cap < 0``: none); returns the actions played. It must draw from ``rng``
+    exactly as the loop here does, so a bot's moves do not depend on which loop ran.
+``random_games(seeds, rng) -> (returns, actions)``
+    Many whole games of random play in one call (:func:`random_games`).
+
 Per-game defaults for the search bots come from ``game.search_defaults`` (a mapping from
 bot name to parameters), so each game keeps its tuning next to its rules and heuristics;
 :func:`search_config` reads them into each bot's typed configuration (``ISMCTSConfig``,
@@ -49,6 +59,8 @@ Candidates = Callable[[Any, list[int]], list[int] | None]
 """``search_candidates(observation, ids)``: the ids worth searching, best first."""
 RolloutAction = Callable[[Any, Sequence[int], random.Random], int]
 """``rollout_action(state, ids, rng)``: the heuristic's move on a world."""
+RunPlayout = Callable[[Any, bool, random.Random, int], int]
+"""``run_playout(state, heuristic, rng, cap)``: the playout loop inside the engine."""
 
 
 # --------------------------------------------------------------------------- fast access
@@ -83,17 +95,21 @@ class SearchHooks:
     horizon_key: HorizonKey | None = None
     search_candidates: Candidates | None = None
     rollout_action: RolloutAction | None = None
+    run_playout: RunPlayout | None = None
+    """Only kept together with ``evaluate`` and ``horizon_key`` (the horizon it stops at)."""
 
 
 def search_hooks(game: Any) -> SearchHooks:
     """The hooks ``game`` offers; a missing hook is ``None`` (full playouts, no advice)."""
     evaluate: Evaluate | None = getattr(game, "evaluate", None)
     horizon: HorizonKey | None = getattr(game, "horizon_key", None)
+    run: RunPlayout | None = getattr(game, "run_playout", None)
     return SearchHooks(
         evaluate=evaluate,
         horizon_key=horizon if evaluate is not None else None,
         search_candidates=getattr(game, "search_candidates", None),
         rollout_action=getattr(game, "rollout_action", None),
+        run_playout=run if evaluate is not None and horizon is not None else None,
     )
 
 
@@ -157,7 +173,7 @@ def search_config(kind: type[C], game: Any, bot: str, overrides: Mapping[str, ob
 class RolloutPolicy:
     """Chooses actions during playouts: uniformly random, or a bot's choice on the world."""
 
-    __slots__ = ("_bots", "_factory", "_fast", "game", "kind", "rng", "steps")
+    __slots__ = ("_bots", "_factory", "_fast", "_hooks", "game", "kind", "rng", "steps")
 
     def __init__(self, game: Any, kind: Rollout | str, rng: random.Random,
                  factory: Callable[[Any, int], Bot] | None = None,
@@ -170,6 +186,7 @@ class RolloutPolicy:
         if hooks is None:
             hooks = search_hooks(game)
         self._fast: RolloutAction | None = hooks.rollout_action if factory is None else None
+        self._hooks = hooks
         self.steps = 0
         """Actions chosen so far (search bots budget their work with it)."""
 
@@ -198,6 +215,17 @@ class RolloutPolicy:
         chosen = self._bot(seat).act(state.observation(seat), actions)
         aid: int = game.action_to_id(chosen)
         return aid
+
+    def engine_loop(self, hooks: SearchHooks) -> RunPlayout | None:
+        """The game's ``run_playout`` when it makes exactly this policy's moves: random
+        play, or the game's own ``rollout_action`` (not a bot from a factory), for the
+        hooks this policy was made with."""
+        run = hooks.run_playout
+        if run is None or hooks is not self._hooks:
+            return None
+        if self.kind is Rollout.RANDOM or self._fast is not None:
+            return run
+        return None
 
 
 def has_heuristic(game: Any) -> bool:
@@ -274,6 +302,14 @@ def playout(game: Any, state: Any, policy: RolloutPolicy, hooks: SearchHooks,
     key_of = hooks.horizon_key if evaluate is not None else None
     start_key = key_of(state) if key_of is not None else None
     cap = max_actions if evaluate is not None else None
+    run = policy.engine_loop(hooks)
+    if run is not None:  # the same loop inside the engine (see ``run_playout``)
+        policy.steps += run(state, policy.kind is Rollout.HEURISTIC, policy.rng,
+                            -1 if cap is None else cap)
+        if state.is_terminal():
+            return list(state.returns())
+        assert evaluate is not None
+        return evaluate(state)
     steps = 0
     while not state.is_terminal():
         if key_of is not None and key_of(state) != start_key:
@@ -287,6 +323,30 @@ def playout(game: Any, state: Any, policy: RolloutPolicy, hooks: SearchHooks,
         return list(state.returns())
     assert evaluate is not None
     return evaluate(state)
+
+
+def random_games(game: Any, seeds: Sequence[int],
+                 rng: random.Random) -> tuple[list[list[float]], int]:
+    """Play one whole game per seed with uniformly random legal actions, ``rng`` choosing.
+
+    Returns every game's returns and the actions played in all. A game's ``random_games``
+    hook runs the loop inside the engine (compiled with the compiled core, like OpenSpiel's
+    ``evaluate_bots``); the loop here is the reference it must match move for move.
+    """
+    fast = getattr(game, "random_games", None)
+    if fast is not None:
+        done: tuple[list[list[float]], int] = fast(seeds, rng)
+        return done
+    results: list[list[float]] = []
+    actions = 0
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            ids = legal_ids(game, state)
+            apply_id(game, state, ids[rng.randrange(len(ids))])
+            actions += 1
+        results.append(list(state.returns()))
+    return results, actions
 
 
 def search_candidates(hooks: SearchHooks, observation: Any,

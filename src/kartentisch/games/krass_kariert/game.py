@@ -16,7 +16,7 @@ from kartentisch.core.errors import (
 from kartentisch.core.protocol import Game, GameSpec
 from kartentisch.core.reasons import Reasons
 from kartentisch.games.krass_kariert import actions as acts
-from kartentisch.games.krass_kariert import rollout, search
+from kartentisch.games.krass_kariert import batch, rollout, search
 from kartentisch.games.krass_kariert.cards import X, card_name
 from kartentisch.games.krass_kariert.observation import KKObservation
 from kartentisch.games.krass_kariert.observation import sample_world as _sample_world
@@ -200,3 +200,13 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
     def rollout_action(self, state: KKState, ids: Sequence[int], rng: random.Random) -> int:
         """The heuristic's move on a search world, read straight from the state (fast)."""
         return rollout.heuristic_action(state, ids, rng)
+
+    def run_playout(self, state: KKState, heuristic: bool, rng: random.Random,
+                    cap: int) -> int:
+        """The search playout's loop inside the engine (see :func:`batch.run_playout`)."""
+        return batch.run_playout(state, heuristic, rng, cap)
+
+    def random_games(self, seeds: Sequence[int],
+                     rng: random.Random) -> tuple[list[list[float]], int]:
+        """Whole games of random play in one call (see :func:`batch.random_games`)."""
+        return batch.random_games(self, seeds, rng)

@@ -242,10 +242,12 @@ class KKState(State[Action, "KKObservation"]):
     def clone(self) -> KKState:
         """An independent copy: every list is copied; what stays shared is immutable (the
         game, action objects, acts and log entries, which are tuples). The clone rebuilds
-        its events from the log when asked, so no event dictionary is shared either."""
-        other = KKState.__new__(KKState)
-        other.game = self.game
-        other.seed = self.seed
+        its events from the log when asked, so no event dictionary is shared either.
+
+        Built through ``__init__`` with an empty table (not ``__new__``), which a class
+        compiled with mypyc requires; every field is then overwritten.
+        """
+        other = KKState(self.game, self.seed, deal_now=False)
         other.history = self.history.copy()
         other._log = self._log.copy()
         other._events = []
@@ -275,12 +277,16 @@ class KKState(State[Action, "KKObservation"]):
         other._start_table = self._start_table
         return other
 
-    def observation(self, seat: Seat | None) -> KKObservation:
+    def observation(self, seat: object) -> KKObservation:
         """What ``seat`` may know; ``None``: what a spectator may know (no hand, no drawn
-        card). Raises :class:`~kartentisch.core.errors.InvalidSeatError` for a bad seat."""
+        card). Raises :class:`~kartentisch.core.errors.InvalidSeatError` for a bad seat.
+
+        ``seat`` is typed ``object`` because anything may be passed here and must get that
+        error: compiled with mypyc, a narrower annotation would raise ``TypeError`` first.
+        """
         from kartentisch.games.krass_kariert.observation import observe
 
-        return observe(self, seat)
+        return observe(self, None if seat is None else self.game.check_seat(seat))
 
     def to_json(self) -> dict[str, Any]:
         """The position document (see ``docs/positions.md``)."""

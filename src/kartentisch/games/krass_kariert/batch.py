@@ -1,0 +1,77 @@
+"""Krass Kariert's hot loops kept inside the engine: many random games, and search playouts.
+
+Speed: a loop written in Python around the public protocol pays for a method call, a tuple
+of ids and a bound-method lookup at every action. These loops call the state's own
+generator and transition directly; with the compiled core (mypyc, see ``setup.py``) they run
+as C, the way OpenSpiel's ``evaluate_bots`` stays in C++. In pure Python they are the same
+code and give the same results.
+
+Both loops draw from the caller's :class:`random.Random` exactly as the generic loops do
+(:func:`kartentisch.bots.playout.random_games` and :func:`~kartentisch.bots.playout.playout`),
+so a bot's results for a fixed seed do not depend on which loop ran.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from kartentisch.games.krass_kariert.rollout import heuristic_action
+from kartentisch.games.krass_kariert.state import OVER, PLAY, KKState
+from kartentisch.games.krass_kariert.tables import ALL_IDS
+
+if TYPE_CHECKING:
+    from kartentisch.games.krass_kariert.game import KrassKariert
+
+
+def _legal_ids(state: KKState) -> list[int]:
+    """The legal ids as a list (:meth:`KKState.legal_action_ids` without the tuple)."""
+    if state.phase == PLAY:
+        ids: list[int] = state._generate_play(state._current, 1, ALL_IDS)
+        return ids
+    return state._generate_outside_play(ALL_IDS)
+
+
+def random_games(game: KrassKariert, seeds: Sequence[int],
+                 rng: random.Random) -> tuple[list[list[float]], int]:
+    """Play one game per seed with uniformly random legal actions (``rng`` chooses).
+
+    Returns every game's returns and the number of actions played in all. The choices are
+    those of the loop ``ids = state.legal_action_ids();
+    state.apply_unchecked(ids[rng.randrange(len(ids))])`` from ``game.new_initial_state``.
+    """
+    results: list[list[float]] = []
+    actions = 0
+    randrange = rng.randrange
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        while state.phase != OVER:
+            ids = _legal_ids(state)
+            state.apply_unchecked(ids[randrange(len(ids))])
+            actions += 1
+        results.append(state.returns())
+    return results, actions
+
+
+def run_playout(state: KKState, heuristic: bool, rng: random.Random, cap: int) -> int:
+    """Play ``state`` (mutated) on until its deal or the game ends, or ``cap`` actions
+    (``cap`` < 0: no cap); return the number of actions played.
+
+    With ``heuristic`` every seat follows the heuristic (:func:`.rollout.heuristic_action`,
+    a single legal move still draws from ``rng`` as the generic policy does), otherwise
+    moves are uniformly random. This is the search bots' playout
+    (:func:`kartentisch.bots.playout.playout`) for Krass Kariert's horizon, the deal.
+    """
+    deal = state.deal
+    steps = 0
+    randrange = rng.randrange
+    while state.phase != OVER and state.deal == deal and steps != cap:
+        ids = _legal_ids(state)
+        if heuristic and len(ids) > 1:
+            aid = heuristic_action(state, ids, rng)
+        else:
+            aid = ids[randrange(len(ids))]
+        state.apply_unchecked(aid)
+        steps += 1
+    return steps
