@@ -26,5 +26,8 @@ def test_the_column_says_estimating_until_a_game_is_done() -> None:
         job = bar.add_task("games", total=1000)
         task = bar.tasks[0]
         assert "estimating" in str(EtaColumn().render(task))
+        column = EtaColumn()
         bar.advance(job, 10)
-        assert "left" in str(EtaColumn().render(bar.tasks[0]))
+        assert "estimating" in str(column.render(bar.tasks[0]))  # the clock starts now
+        bar.advance(job, 10)
+        assert "left " in str(column.render(bar.tasks[0]))

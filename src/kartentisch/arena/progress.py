@@ -2,8 +2,9 @@
 
 Rich's own estimate averages the speed over the last 30 seconds of updates; with results
 arriving in chunks of varying size it jumps about, and it shows nothing until enough samples
-are in. :class:`EtaColumn` uses the whole run's average instead (games done per second since
-the start), which settles within a few results, and prints long durations in days.
+are in. :class:`EtaColumn` uses the run's average instead (games done per second since the
+first results, so the workers' start-up does not count), which settles within a few
+results, and prints long durations in days.
 """
 
 from __future__ import annotations
@@ -50,12 +51,28 @@ class ElapsedColumn(ProgressColumn):
 
 
 class EtaColumn(ProgressColumn):
-    """Time left at the average speed since the start ("left 1:23")."""
+    """Time left at the average speed since the first finished games ("left 1:23").
+
+    The clock starts at the first result, so the workers' start-up does not count as
+    playing time (it would make the first estimates far too long)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: dict[int, tuple[float, float]] = {}
+        """Per task: (elapsed, completed) when the first games were in."""
 
     def render(self, task: Task) -> Text:
         if task.finished:
             return Text("")
-        left = estimate_left(task.completed, task.total, task.elapsed)
+        elapsed = task.elapsed or 0.0
+        left = None
+        if task.completed:
+            start_elapsed, start_done = self.first.setdefault(
+                int(task.id), (elapsed, task.completed))
+            if task.completed > start_done:
+                left = estimate_left(task.completed - start_done,
+                                     None if task.total is None else task.total - start_done,
+                                     elapsed - start_elapsed)
         if left is None:
             return Text(_("left: estimating"), style="progress.remaining")
         return Text(_("left {time}").format(time=format_duration(left)),
