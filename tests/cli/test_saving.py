@@ -201,8 +201,9 @@ def saved_moves(path: Path) -> int:
         return -1
 
 
-@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL],
-                         ids=["SIGHUP", "SIGTERM", "SIGKILL"])
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT,
+                                    signal.SIGKILL],
+                         ids=["SIGHUP", "SIGTERM", "SIGINT", "SIGKILL"])
 def test_a_watched_game_killed_by_a_signal_keeps_its_moves(tmp_path: Path,
                                                            signum: signal.Signals) -> None:
     path = tmp_path / "game.json"
@@ -225,7 +226,8 @@ def test_a_watched_game_killed_by_a_signal_keeps_its_moves(tmp_path: Path,
     assert [p.name for p in tmp_path.iterdir() if p.name != "data"] == ["game.json"]
 
 
-@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT],
+                         ids=["SIGHUP", "SIGTERM", "SIGINT"])
 def test_a_player_at_the_prompt_loses_no_move_to_a_signal(tmp_path: Path,
                                                           signum: signal.Signals) -> None:
     path = tmp_path / "game.json"

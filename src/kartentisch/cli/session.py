@@ -98,7 +98,7 @@ class HumanPlayer:
         """One line of input; ``EOFError`` and ``quit`` raise :class:`QuitGame`."""
         try:
             text = self.read_line(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             raise QuitGame from None
         if text.strip().lower() in QUIT_WORDS:
             raise QuitGame
@@ -401,6 +401,8 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
     except (QuitGame, KeyboardInterrupt, Stopped) as stop:
         if isinstance(stop, Stopped):
             result.signal = stop.signum
+        elif isinstance(stop, KeyboardInterrupt):  # Ctrl-C: reported as a shell does (130)
+            result.signal = signal.SIGINT
         _print_safely(console)
         _print_safely(console, _("The game was stopped before its end."))
     if result.finished:
