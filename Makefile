@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench soak clean
+.PHONY: play test lint typecheck bench soak clean compiled
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -25,10 +25,34 @@ serve: $(STAMP)
 system:
 	bash scripts/setup-system.sh
 
-test: $(STAMP) system
+# The compiled core (mypyc, see setup.py): built in place for the editable install, rebuilt
+# only when a source it is made from changes (the stamp lists them); about 1-2 minutes.
+# Without a C compiler or mypyc it is skipped and everything runs as pure Python.
+COMPILED_STAMP := .compiled-stamp
+COMPILED_SOURCES = $(shell $(BIN)/python -c "from kartentisch import _native as n; \
+	print(' '.join(str(n.module_path(m)) for m in n.dependencies(n.COMPILED_MODULES)))" \
+	2>/dev/null) setup.py
+$(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
+	@if command -v cc >/dev/null 2>&1 && $(BIN)/python -c "import mypyc" 2>/dev/null; then \
+		KARTENTISCH_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace \
+			&& echo compiled > $@; \
+	else echo "no C compiler or mypyc: the compiled core is skipped"; echo pure > $@; fi
+
+compiled: $(COMPILED_STAMP)
+
+# Both modes: the whole suite in pure Python, then, with the compiled core, the games' rules
+# and property tests, the search bots and the conformance suite (not the server, browser,
+# CLI or research tests, which run no compiled code of their own), to keep ~3 minutes.
+COMPILED_TESTS := tests/krass_kariert tests/krass_kariert_bots tests/bots tests/krumme20 \
+	tests/test_conformance.py tests/test_compiled_core.py tests/playthroughs
+test: $(STAMP) system $(COMPILED_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2 --dist loadfile src tests
+	KARTENTISCH_PURE=1 $(BIN)/pytest -n 2 --dist loadfile src tests
+	@if grep -q compiled $(COMPILED_STAMP); then \
+		$(BIN)/python -c "import kartentisch, sys; sys.exit(not kartentisch.compiled)" \
+		&& $(BIN)/pytest -n 2 --dist loadfile $(COMPILED_TESTS); \
+	else echo "compiled pass skipped (no compiled core)"; fi
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
@@ -45,3 +69,4 @@ soak: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find src -name '*.so' -delete; rm -f src/kartentisch/_compiled.json $(COMPILED_STAMP)
