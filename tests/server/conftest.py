@@ -155,6 +155,43 @@ def start_server(launcher: ServerFactory, tmp_path: Path) -> Iterator[ServerFact
             server.stop()
 
 
+@pytest.fixture(scope="session")
+def shared_servers(launcher: ServerFactory, tmp_path_factory: pytest.TempPathFactory
+                   ) -> dict[str, ServerProcess]:
+    """The session's shared servers by database kind (filled by :func:`sqlite_server` and
+    :func:`db_server`): tests that need no process of their own share one, since starting
+    a server (imports, migrations, a bot worker) is most of a short test's time. Sharing
+    only adds load: each test checks its own tables, and a shared server's error count
+    covers every test that used it."""
+    return {}
+
+
+def _shared(kind: str, request: pytest.FixtureRequest) -> ServerProcess:
+    servers: dict[str, ServerProcess] = request.getfixturevalue("shared_servers")
+    server = servers.get(kind)
+    if server is None or server.process is None or server.process.poll() is not None:
+        if kind == "sqlite":
+            folder = request.getfixturevalue("tmp_path_factory").mktemp("shared")
+            db = f"sqlite:///{folder / 'tables.sqlite3'}"
+        else:
+            cluster: Cluster = request.getfixturevalue("pg_cluster")
+            db = cluster.database()
+        server = servers[kind] = request.getfixturevalue("launcher")(db)
+    return server
+
+
+@pytest.fixture
+def sqlite_server(request: pytest.FixtureRequest) -> ServerProcess:
+    """The session's shared SQLite server (for tests that do not stop or kill it)."""
+    return _shared("sqlite", request)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_server(request: pytest.FixtureRequest) -> ServerProcess:
+    """The session's shared server on SQLite, then on PostgreSQL (not to be stopped)."""
+    return _shared(str(request.param), request)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database URL: an SQLite file, or a database on the test cluster."""

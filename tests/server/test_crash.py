@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kartentisch.core.records import GameRecord
 from kartentisch.server.client import TableClient
 
@@ -124,10 +126,11 @@ def test_sigkill_loses_nothing_acknowledged(start_server: Any, database: str,
                     assert record.actions[number] == text
 
 
-def test_two_processes_share_one_postgres_table(start_server: Any, pg_cluster: Any,
+@pytest.mark.parametrize("db_server", ["postgresql"], indirect=True)
+def test_two_processes_share_one_postgres_table(db_server: Any, start_server: Any,
                                                 tmp_path: Path) -> None:
-    url = pg_cluster.database()
-    one, two = start_server(url), start_server(url)
+    one = db_server  # the session's PostgreSQL server, and a second process beside it
+    two = start_server(one.db)
     made = one.create(game="krumme20", players=2, options={"turn_limit": 12})
     tokens = [s["token"] for s in made["seats"]]
     with two.http() as http:  # the table made at one process is known at the other

@@ -51,11 +51,10 @@ frame = (message.map(lambda m: ("json", m)) | st.text(max_size=80).map(lambda t:
 senders = st.sampled_from(["seat", "seat", "seat", "watcher", "stranger"])
 
 
-@pytest.fixture(scope="module")
-def live(launcher: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    server = launcher(f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'tables.sqlite3'}")
-    yield server
-    server.stop()
+@pytest.fixture
+def live(sqlite_server: Any) -> Any:
+    """The session's shared SQLite server (its error count covers every test using it)."""
+    return sqlite_server
 
 
 def concrete(data: dict[str, Any], latest: dict[str, Any] | None, rng: random.Random

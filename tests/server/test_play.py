@@ -7,7 +7,6 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +22,10 @@ QUICK = {"turn_limit": 12}
 """Krumme20 with a short draw pile: whole games of about 33 moves."""
 
 
-@pytest.fixture(scope="module")
-def server(launcher: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """One SQLite server for the module's tests."""
-    db = tmp_path_factory.mktemp("play") / "tables.sqlite3"
-    process = launcher(f"sqlite:///{db}")
-    yield process
-    process.stop()
+@pytest.fixture
+def server(sqlite_server: Any) -> Any:
+    """The session's shared SQLite server."""
+    return sqlite_server
 
 
 def pick(rng: random.Random) -> Any:
@@ -38,6 +34,18 @@ def pick(rng: random.Random) -> Any:
 
 def only_updates(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [m for m in messages if m["type"] == "update"]
+
+
+def not_pong(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in messages if m["type"] != "pong"]
+
+
+async def barrier(client: TableClient) -> None:
+    """Ping and wait for the pong: every message the server queued for this connection
+    before it is then received (one connection's messages arrive in order)."""
+    ref = random.randrange(1, 2**40)
+    await client.send({"type": "ping", "ref": ref})
+    await client.until(lambda m: m["type"] == "pong" and m["ref"] == ref, start=0)
 
 
 # ---------------------------------------------------------------- lobby
@@ -181,11 +189,13 @@ def test_refusals_reach_the_sender_only_and_leave_the_table_alone(server: Any) -
         a = await TableClient.join(server.ws, made["seats"][0]["token"])
         b = await TableClient.join(server.ws, made["seats"][1]["token"])
         watcher = await TableClient.join(server.ws, made["watch"]["token"])
-        await asyncio.sleep(0.2)
+        for client in (a, b, watcher):  # the seat lists the joins caused have arrived
+            await barrier(client)
         first = a.latest
         assert first is not None and b.latest is not None
         mover, other = (a, b) if first["to_move"] == 0 else (b, a)
-        counts = (len(mover.received), len(other.received), len(watcher.received))
+        counts = (len(mover.received), len(not_pong(other.received)),
+                  len(not_pong(watcher.received)))
 
         async def refused(client: TableClient, frame: Any, code: str) -> None:
             if isinstance(frame, dict):
@@ -211,11 +221,14 @@ def test_refusals_reach_the_sender_only_and_leave_the_table_alone(server: Any) -
                       "move.watcher")
         await refused(watcher, {"type": "leave"}, "seat.watcher")
         await refused(mover, {"type": "take_seat"}, "seat.not_left")
-        # Errors went to their senders only; nothing else happened at the table.
-        await asyncio.sleep(0.3)
-        assert len(other.received) == counts[1] + 1  # its own not_your_turn error
-        assert len(watcher.received) == counts[2] + 2  # its own two errors
-        assert all(m["type"] == "error" for m in mover.received[counts[0]:])
+        # Errors went to their senders only; nothing else happened at the table. (Whatever
+        # a refused frame made the server send to the others was queued before the error
+        # answering it, so it has arrived before the pong of a later ping.)
+        for client in (mover, other, watcher):
+            await barrier(client)
+        assert len(not_pong(other.received)) == counts[1] + 1  # its own not_your_turn error
+        assert len(not_pong(watcher.received)) == counts[2] + 2  # its own two errors
+        assert all(m["type"] == "error" for m in not_pong(mover.received[counts[0]:]))
         # The table goes on as if nothing happened.
         await mover.move(legal[0]["id"], move=0, ref=77)
         answer = await mover.until(lambda m: m["type"] == "update" and m.get("ref") == 77)

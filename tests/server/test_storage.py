@@ -132,9 +132,9 @@ def test_postgres_tells_other_processes_of_each_move(pg_cluster: Any) -> None:
         store.close()
 
 
-def test_a_server_plays_whole_games_on_this_database(start_server: Any, database: str,
-                                                    tmp_path: Path) -> None:
-    server = start_server(database)
+def test_a_server_plays_whole_games_on_this_database(db_server: Any, tmp_path: Path) -> None:
+    server = db_server
+    database = server.db
     made = [server.create(game="krumme20", players=2, options={"turn_limit": 12}) for _ in range(2)]
 
     async def scenario() -> list[dict[str, Any]]:
