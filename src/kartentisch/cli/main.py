@@ -80,6 +80,17 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
 
 
+def _drop_stdout() -> None:
+    """After a failed write to stdout: discard what is still buffered, so that Python's
+    flush at exit does not print a second error."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 def _enable_line_editing() -> None:
     """Arrow keys and history at the prompt, where the platform has readline."""
     if sys.stdin.isatty():
@@ -475,6 +486,11 @@ def simulate(
         fail(_("No bots given; e.g. --bots heuristic,random,random."))
     if player_count is not None and len(bot_names) == 1:
         bot_names = bot_names * player_count
+    elif player_count is None and len(bot_names) == 1:  # the game's usual player count
+        try:
+            bot_names = bot_names * load_game(name, None, rules).players
+        except KartentischError as error:
+            fail_with(error, presenter.localize_param)
     elif player_count is not None and player_count != len(bot_names):
         fail(_("{count} bots given for {players} players.").format(
             count=len(bot_names), players=player_count))
@@ -508,7 +524,12 @@ def simulate(
     except KartentischError as error:
         fail_with(error, presenter.localize_param)
     if as_json:
-        sys.stdout.write(json.dumps(summary.to_json(), indent=1) + "\n")
+        try:
+            sys.stdout.write(json.dumps(summary.to_json(), indent=1) + "\n")
+            sys.stdout.flush()
+        except OSError as error:  # e.g. > /dev/full: say so, never a false success
+            _drop_stdout()
+            fail(_("Cannot write the results: {error}").format(error=error.strerror or error))
         return
     table = Table(title=_("{game}: {games} games, seed {seed}").format(
         game=game_class(name).spec.title, games=format_number(summary.games), seed=base_seed),
