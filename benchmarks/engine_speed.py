@@ -29,6 +29,15 @@ to :data:`EXTERNAL_ROWS` together with the module it needs (and that module's pa
 
     .venv/bin/python benchmarks/engine_speed.py                 # make bench
     .venv/bin/python benchmarks/engine_speed.py --seconds 2 --no-external
+    .venv/bin/python benchmarks/engine_speed.py --modes --compiled-src /path/to/built/src
+
+``--modes`` (issue 14) measures both modes of the engine beside OpenSpiel's ``dou_dizhu`` and
+``crazy_eights`` stepped from Python (``pyspiel`` from this interpreter), rows interleaved,
+and gives each row's ratio to ``dou_dizhu`` *within each repetition* (the machine's load
+changes between repetitions, much less within one): pure Python (``KARTENTISCH_PURE=1``)
+and the compiled core (the sources in ``--compiled-src`` after ``make compiled``; default
+this checkout's ``src``), through the protocol, through ids, and whole games in one call
+(:func:`kartentisch.bots.playout.random_games`, the batch path).
 """
 
 from __future__ import annotations
@@ -217,8 +226,52 @@ def peak_rss_mib() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
+def run_batch(name: str, players: int, seconds: float, seed: int) -> Tally:
+    """Whole random games, 20 per call, inside the engine (``random_games``)."""
+    from kartentisch import load_game
+    from kartentisch.bots.playout import random_games
+
+    game = load_game(name, players)
+    rng = random.Random(seed)
+    random_games(game, range(seed + 10_000_000, seed + 10_000_020), rng)  # warm-up
+    tally = Tally()
+    wall = time.perf_counter()
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        _, actions = random_games(game, range(seed + tally.games, seed + tally.games + 20), rng)
+        tally.actions += actions
+        tally.games += 20
+    tally.seconds = time.process_time() - start
+    tally.wall = time.perf_counter() - wall
+    return tally
+
+
+MODE_ROWS: dict[str, tuple[str, int, str, str]] = {
+    "Krass Kariert 4p, protocol": ("krass-kariert", 4, "protocol", "KK"),
+    "Krass Kariert 4p, ids": ("krass-kariert", 4, "ids", "KK"),
+    "Krass Kariert 4p, batch": ("krass-kariert", 4, "batch", "KK"),
+    "Casino 2p, protocol": ("casino", 2, "protocol", "C"),
+    "Krumme20 3p, protocol": ("krumme20", 3, "protocol", "K"),
+    "Krumme20 3p, ids": ("krumme20", 3, "ids", "K"),
+}
+"""``--modes`` rows: (game, players, loop, short name); each is run pure and compiled."""
+MODE_REFERENCE = "OpenSpiel dou_dizhu"
+
+
 def worker(label: str, seconds: float, seed: int) -> None:
     """Measure one row and print it as JSON on stdout."""
+    base = label.rsplit(" [", 1)[0]
+    if base in MODE_ROWS:
+        name, players, loop, _ = MODE_ROWS[base]
+        if loop == "batch":
+            tally = run_batch(name, players, seconds, seed)
+        else:
+            tally = run_kartentisch(name, players, seconds, seed, fast=loop == "ids")
+        import kartentisch
+        print(json.dumps({"games": tally.games, "actions": tally.actions,
+                          "seconds": tally.seconds, "wall": tally.wall,
+                          "peak_mib": peak_rss_mib(), "compiled": kartentisch.compiled}))
+        return
     if label in KARTENTISCH_ROWS:
         name, players = KARTENTISCH_ROWS[label]
         tally = run_kartentisch(name, players, seconds, seed)
@@ -281,10 +334,14 @@ def _runs(python: Path, code: str) -> bool:
         return False
 
 
-def measure(python: Path, label: str, seconds: float, seed: int) -> dict[str, Any]:
+def measure(python: Path, label: str, seconds: float, seed: int, *,
+            src_dir: Path | None = None, pure: bool = False) -> dict[str, Any]:
     """Run one row's worker in a fresh interpreter; the result, or why it failed."""
     env = dict(os.environ)
-    src = str(HERE.parent / "src")
+    env.pop("KARTENTISCH_PURE", None)
+    if pure:
+        env["KARTENTISCH_PURE"] = "1"
+    src = str(src_dir or HERE.parent / "src")
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     cmd = [str(python), str(Path(__file__).resolve()), "--worker", label,
@@ -349,6 +406,53 @@ def format_table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+def run_modes(seconds: float, repeat: int, seed: int, compiled_src: Path) -> None:
+    """The issue-14 table: both modes beside OpenSpiel, ratios within each repetition."""
+    import statistics
+
+    plan: list[tuple[str, str, bool]] = []
+    for base in MODE_ROWS:
+        plan.append((f"{base} [pure]", base, True))
+        plan.append((f"{base} [compiled]", base, False))
+    plan += [(label, label, False) for label in ("OpenSpiel dou_dizhu", "OpenSpiel crazy_eights")]
+    rates: dict[str, list[float]] = {label: [] for label, _, _ in plan}
+    ratios: dict[str, list[float]] = {label: [] for label, _, _ in plan}
+    notes: dict[str, str] = {}
+    for rep in range(repeat):
+        this: dict[str, float] = {}
+        for label, _, pure in plan:
+            print(f"measuring {label} ({rep + 1}/{repeat}) ...", file=sys.stderr)
+            r = measure(Path(sys.executable), label, seconds, seed + rep,
+                        src_dir=compiled_src, pure=pure)
+            if "error" in r:
+                notes[label] = r["error"]
+                continue
+            if label.endswith("[compiled]") and not r.get("compiled"):
+                notes[label] = "compiled core not active (run make compiled)"
+            this[label] = r["actions"] / r["seconds"]
+            rates[label].append(this[label])
+        for label, rate in this.items():
+            if MODE_REFERENCE in this:
+                ratios[label].append(rate / this[MODE_REFERENCE])
+    print(f"Random play, one core per row, {repeat} x {seconds:g} CPU s, rows interleaved; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(machine())
+    if hasattr(os, "getloadavg"):
+        print("load average at the end (1/5/15 min): "
+              + " / ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print()
+    print("| row | actions/s (median) | vs OpenSpiel dou_dizhu (median, min-max over reps) |")
+    print("|---|---:|---:|")
+    for label, _, _ in plan:
+        if not rates[label]:
+            print(f"| {label} | not available: {notes.get(label, '?')} | |")
+            continue
+        rs = ratios[label]
+        ratio = (f"{statistics.median(rs):.2f}x ({min(rs):.2f}-{max(rs):.2f})" if rs else "-")
+        note = f" ({notes[label]})" if label in notes else ""
+        print(f"| {label}{note} | {statistics.median(rates[label]):,.0f} | {ratio} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0,
@@ -362,10 +466,18 @@ def main() -> None:
     parser.add_argument("--no-install", action="store_true",
                         help="use benchmarks/.venv-compare as it is; never run pip")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument("--modes", action="store_true",
+                        help="issue 14: pure and compiled rows beside OpenSpiel (pyspiel from "
+                             "this interpreter), ratios within each repetition")
+    parser.add_argument("--compiled-src", type=Path, default=HERE.parent / "src",
+                        help="the src directory holding the compiled core (make compiled)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.seconds, args.seed)
+        return
+    if args.modes:
+        run_modes(args.seconds, args.repeat, args.seed, args.compiled_src)
         return
 
     plan: list[tuple[str, str, Path | None, str]] = [
