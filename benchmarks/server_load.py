@@ -19,9 +19,10 @@ moves), p50/p99/max round trip of a human move (due -> the mover's own update re
 the server process's CPU (cores, and milliseconds per move), the players' CPU and the
 machine's load average. ``--bot ismcts`` (or ``--bot none,ismcts``) adds rows with one
 ISMCTS bot per table (``--bot-players`` seats: the humans and the bot), thinking in the
-server's worker process while the humans play. ``--profile N`` instead plays N moves
-through an in-process hub (no network) and prints the event loop's CPU per move and where
-it goes (cProfile).
+server's worker process while the humans play (asked for beside paced rates, bot rows
+run at the paced rates only: closed, they go at the bots' pace). ``--profile N`` instead
+plays N moves through an in-process hub (no network) and prints the event loop's CPU per
+move and where it goes (cProfile).
 
     python benchmarks/server_load.py --tables 200 --rate closed,500 --db sqlite,postgresql \
         --bot none,ismcts
