@@ -53,29 +53,62 @@ def test_bad_weights_files_are_refused(tmp_path) -> None:
         QNetwork.load(tmp_path / "shapes.npz")
 
 
-def _learned_moves(moves: int) -> list[object]:
-    game = load_game("krass-kariert", 4)
-    bots = [make_bot("learned", game, 0), make_bot("random", game, 1),
-            make_bot("random", game, 2), make_bot("learned", game, 3)]
-    state = game.new_initial_state(21)
+SHIPPED = [("krass-kariert", 4, 21), ("casino", 2, 5), ("casino", 3, 8)]
+"""Games with shipped weights: (game, players, deal seed) for the play tests."""
+
+
+def _learned_moves(name: str, players: int, deal: int, moves: int) -> list[object]:
+    game = load_game(name, players)
+    bots = [make_bot("learned", game, 0), *(make_bot("random", game, s)
+                                            for s in range(1, players))]
+    if players > 2:
+        bots[-1] = make_bot("learned", game, players - 1)
+    learned = {0, players - 1} if players > 2 else {0}
+    state = game.new_initial_state(deal)
     played = []
     for _ in range(moves):
+        if state.is_terminal():
+            break
         seat = state.current_player
         legal = state.legal_actions()
         action = bots[seat].act(state.observation(seat), legal)
         assert action in legal
-        if seat in (0, 3):
+        if seat in learned:
             played.append(action)
         state.apply(action)
     return played
 
 
-def test_shipped_bot_is_registered_and_plays_legal_moves() -> None:
-    assert weights_path("krass-kariert").is_file()
-    assert "learned" in list_bots("krass-kariert")
-    first = _learned_moves(80)
+@pytest.mark.parametrize(("name", "players", "deal"), SHIPPED)
+def test_shipped_bot_is_registered_and_plays_legal_moves(name: str, players: int,
+                                                         deal: int) -> None:
+    assert weights_path(name).is_file()
+    assert "learned" in list_bots(name)
+    first = _learned_moves(name, players, deal, 80)
     assert len(first) > 20
-    assert _learned_moves(80) == first  # deterministic on the same deal
+    assert _learned_moves(name, players, deal, 80) == first  # deterministic on the same deal
+
+
+def test_casino_bot_scores_every_legal_action_and_plays_the_best() -> None:
+    game = load_game("casino", 2)
+    bot = make_bot("learned", game, 0)
+    state = game.new_initial_state(3)
+    rng = np.random.default_rng(4)
+    checked = 0
+    while not state.is_terminal() and checked < 12:
+        seat = state.current_player
+        ids = state.legal_action_ids()
+        legal = state.legal_actions()
+        if seat == 0 and len(ids) > 1:
+            values = bot.values(state.observation(seat), ids)
+            assert values.shape == (len(ids),) and np.isfinite(values).all()
+            chosen = bot.act(state.observation(seat), legal)
+            assert game.action_to_id(chosen) == ids[int(np.argmax(values))]
+            checked += 1
+            state.apply(chosen)
+        else:
+            state.apply(legal[int(rng.integers(len(legal)))])
+    assert checked == 12
 
 
 def test_bot_with_other_weights_and_mismatches(tmp_path) -> None:
@@ -98,12 +131,13 @@ def test_bot_with_other_weights_and_mismatches(tmp_path) -> None:
         LearnedBot(game, weights=tmp_path / "small.npz")
 
 
-def test_playing_needs_neither_pytorch_nor_the_environment_libraries() -> None:
+@pytest.mark.parametrize("name", [name for name, _, _ in SHIPPED[:2]])
+def test_playing_needs_neither_pytorch_nor_the_environment_libraries(name: str) -> None:
     code = (
         "import sys\n"
         "from kartentisch.core.registry import load_game\n"
         "from kartentisch.bots.registry import make_bot\n"
-        "g = load_game('krass-kariert', 4); s = g.new_initial_state(0)\n"
+        f"g = load_game({name!r}); s = g.new_initial_state(0)\n"
         "b = make_bot('learned', g)\n"
         "b.act(s.observation(s.current_player), s.legal_actions())\n"
         "bad = [m for m in ('torch', 'pettingzoo', 'gymnasium', 'pyspiel') if m in sys.modules]\n"

@@ -19,7 +19,8 @@ _GENERIC: dict[str, str] = {
 }
 
 _PER_GAME: dict[str, dict[str, str]] = {
-    "casino": {"heuristic": "kartentisch.games.casino.heuristic:HeuristicBot"},
+    "casino": {"heuristic": "kartentisch.games.casino.heuristic:HeuristicBot",
+               "learned": "kartentisch.rl.learned:make_learned"},
     "krass-kariert": {"heuristic": "kartentisch.games.krass_kariert.heuristic:HeuristicBot",
                       # numpy only (kartentisch.rl is loaded when the bot is made)
                       "learned": "kartentisch.rl.learned:make_learned"},
