@@ -123,3 +123,18 @@ def test_german_numbers_and_whole_headers_at_80_columns() -> None:
     assert re.search(r"\d+,\d\u202f%", result.output) and "Aktionen pro Partie: " in result.output
     assert re.search(r"Aktionen pro Partie: \d+,\d\n", result.output)
     assert all(len(line) <= 80 for line in result.output.splitlines())
+
+
+def test_the_first_prompt_gives_examples_from_the_real_table_and_replay_sums_up_deals(
+        tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    played = runner.invoke(app, ["play", "krass-kariert", "--seed", "3", "--bots", "random",
+                                 "--save", str(path)], input="", env=ENGLISH)
+    state = GameRecord.load(path).replay()
+    first = state.game.format_action(state.legal_actions()[0])
+    assert f"For example now: {first}" in played.output
+    watched = tmp_path / "watched.json"
+    runner.invoke(app, ["play", "krass-kariert", "--watch", "--bots", "random", "--seed", "3",
+                        "--delay", "0", "--save", str(watched)], env=ENGLISH)
+    replayed = runner.invoke(app, ["replay", str(watched)], env=ENGLISH)
+    assert "After deal 1 the chips stand:" in replayed.output

@@ -55,6 +55,9 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
     def show_events() -> None:
         nonlocal seen
         for event in state.events_for(viewer, seen):
+            summary = presenter.between_deals(event, state.observation(viewer), names)
+            if summary is not None:
+                console.print(summary)
             line = presenter.describe_event(event, viewer=viewer, names=names)
             if line is not None:
                 console.print(line)

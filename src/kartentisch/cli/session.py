@@ -107,11 +107,15 @@ class HumanPlayer:
     def choose(self, state: State[Any, Any]) -> Any:
         """Ask until the human enters a legal move, and return it."""
         self.show_table(state)
-        if not self.helped:
-            self.console.print("[dim]" + escape(self.presenter.help_line()) + "[/]")
-            self.helped = True
         observation = state.observation(self.seat)
         legal = state.legal_actions()
+        if not self.helped:
+            self.console.print("[dim]" + escape(self.presenter.help_line()) + "[/]")
+            examples = [self.presenter.move_label(action, observation, self.game)
+                        for action in legal[:3]]
+            self.console.print("[dim]" + escape(_("For example now: {moves}").format(
+                moves=" · ".join(examples))) + "[/]")
+            self.helped = True
         while True:
             text = self.ask(_("Your move (? = help): "))
             if not text.strip():
