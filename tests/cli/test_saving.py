@@ -208,7 +208,7 @@ def test_a_watched_game_killed_by_a_signal_keeps_its_moves(tmp_path: Path,
                                                            signum: signal.Signals) -> None:
     path = tmp_path / "game.json"
     process = spawn(["play", "krass-kariert", "--watch", "--bots", "random", "--seed", "5",
-                     "--delay", "0.05", "--save", str(path)], tmp_path)
+                     "--delay", "0.2", "--save", str(path)], tmp_path)
     try:
         wait_for(lambda: saved_moves(path) >= 4)
         process.send_signal(signum)
