@@ -41,8 +41,8 @@ $(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
 compiled: $(COMPILED_STAMP)
 
 # Both modes: the whole suite in pure Python, then, with the compiled core, the games' rules
-# and property tests, the search bots and the conformance suite (not the server, browser,
-# CLI or research tests, which run no compiled code of their own), to keep ~3 minutes.
+# and property tests, the search bots, playthroughs and the conformance suite (not the server,
+# browser, CLI or research tests, which add no compiled code of their own), to keep ~3 minutes.
 COMPILED_TESTS := tests/krass_kariert tests/krass_kariert_bots tests/bots tests/krumme20 \
 	tests/test_conformance.py tests/test_compiled_core.py tests/playthroughs
 test: $(STAMP) system $(COMPILED_STAMP)
@@ -51,7 +51,8 @@ test: $(STAMP) system $(COMPILED_STAMP)
 	KARTENTISCH_PURE=1 $(BIN)/pytest -n 2 --dist loadfile src tests
 	@if grep -q compiled $(COMPILED_STAMP); then \
 		$(BIN)/python -c "import kartentisch, sys; sys.exit(not kartentisch.compiled)" \
-		&& $(BIN)/pytest -n 2 --dist loadfile $(COMPILED_TESTS); \
+		&& $(BIN)/pytest -n 2 --dist loadfile --ignore-glob='tests/*/test_cli_*' \
+			$(COMPILED_TESTS); \
 	else echo "compiled pass skipped (no compiled core)"; fi
 
 bench: $(STAMP)
