@@ -85,46 +85,50 @@ def closure(start: tuple[int, ...], groups: tuple[int, ...]) -> set[int] | tuple
 
 def legal_ids(state: CasinoState) -> tuple[int, ...]:
     """The ids of every legal move of the player to act, ascending (empty when over)."""
-    if state.is_terminal():
+    if state.phase == "over":
         return ()
     seat = state._current
     hand = state.hands[seat]
     options = state.game.options
     builds = state.builds
-    sums = state.subset_sums()
+    sums = state._sums
+    if sums is None:
+        sums = state.subset_sums()
     held = [0] * 11
     for c in hand:
         held[VALUES[c]] += 1
+    targets = [v for v in range(1, 11) if held[v]]
+    """Values a build may take: the player must keep a card of the build's value."""
+    owned: list[int] = []
+    keeps = False
     if builds:
         owned = [v for v, b in builds.items() if b.owner == seat]
         keeps = options.owner_keeps_capture_card and bool(owned)
-    else:
-        owned = []
-        keeps = False
     ids: list[int] = []
-    add = ids.append
-    can_capture: set[int] = set()
+    can_capture: list[int] = []
     found: dict[int, set[int] | tuple[int, ...]] = {}
     """Closures already computed, by ``value * 16 + value of the card's own group``."""
+    short: list[int] = []
     for card in hand:
         cv = VALUES[card]
         key = card * NUM_CODES
-        # Owner's duty: every build the player owns after the play needs a card of its
-        # value left in the hand. ``short`` lists owned values the play would leave bare.
-        short = [v for v in owned if held[v] - (v == cv) <= 0] if keeps else []
+        if keeps:
+            # Owner's duty: every build the player owns after the play needs a card of its
+            # value left in the hand. ``short`` lists owned values the play would leave bare.
+            short = [v for v in owned if held[v] - (v == cv) <= 0]
         if cv == 0:
             # a face card's segment packs the other three cards of its rank: the card of
             # suit s is bit s, less one above the played card's own suit
             rank = card >> 2
             faces = [c for c in state._loose if c >> 2 == rank]
             if faces:
-                can_capture.add(card)
+                can_capture.append(card)
                 if not short:
                     base = ID_BASE[key + CODE_CAPTURE]
                     own = card & 3
                     bits = [1 << ((f & 3) - ((f & 3) > own)) for f in faces]
                     if options.face_cards_capture_all:
-                        add(base + sum(bits))
+                        ids.append(base + sum(bits))
                     else:
                         ids.extend([base + bit for bit in bits])
             continue
@@ -132,23 +136,25 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
         # the low part to itself shifts it up one, then everything moves down one.
         low = (1 << card) - 1
-        masks = found.get(cv * 16)
-        if masks is None:
-            masks = found[cv * 16] = closure(_EMPTY, sums[cv])
-        has_build = cv in builds
-        if has_build:
-            can_capture.add(card)
-            if not short or short == [cv]:
-                base = ID_BASE[key + CODE_CAPTURE_BUILD]
-                ids.extend([base + ((m + (m & low)) >> 1) for m in masks])
-        if len(masks) > 1:  # the empty set is always there
-            can_capture.add(card)
+        groups = sums[cv]
+        if groups:
+            masks = found.get(cv)
+            if masks is None:
+                masks = found[cv] = closure(_EMPTY, groups)
+            can_capture.append(card)
             if not short:
                 base = ID_BASE[key + CODE_CAPTURE]
                 ids.extend([base + ((m + (m & low)) >> 1) for m in masks if m])
+        else:
+            masks = _EMPTY
+        if cv in builds:
+            can_capture.append(card)
+            if not short or short == [cv]:
+                base = ID_BASE[key + CODE_CAPTURE_BUILD]
+                ids.extend([base + ((m + (m & low)) >> 1) for m in masks])
         # builds and calls of value v (the new build needs a v left in the hand too)
-        for v in range(cv, 11):
-            if held[v] - (v == cv) <= 0 or (short and short != [v]):
+        for v in targets:
+            if v < cv or (v == cv and held[v] < 2) or (short and short != [v]):
                 continue
             if v == cv:
                 group = masks
@@ -166,13 +172,15 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 base = ID_BASE[key + CODE_BUILD + v - 1]
                 ids.extend([base + ((m + (m & low)) >> 1) for m in group if m])
         # raises of single builds
-        for u, b in builds.items():
-            w = u + cv
-            if w > 10 or held[w] - (w == cv) <= 0 or b.multiple:
-                continue
-            if short and [x for x in short if x != u] not in ([], [w]):
-                continue
-            add(ID_BASE[key + (CODE_RAISE_MERGE if w in builds else CODE_RAISE) + u - 1])
+        if builds:
+            for u, b in builds.items():
+                w = u + cv
+                if w > 10 or held[w] - (w == cv) <= 0 or b.multiple:
+                    continue
+                if short and [x for x in short if x != u] not in ([], [w]):
+                    continue
+                ids.append(ID_BASE[key + (CODE_RAISE_MERGE if w in builds else CODE_RAISE)
+                                   + u - 1])
     # trails
     if not builds or not trail_banned(options.trail_ban, builds, seat, state.last_turn[seat]):
         check = not options.trail_when_capture_possible
@@ -181,7 +189,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 continue
             if keeps and any(held[v] - (v == VALUES[card]) <= 0 for v in owned):
                 continue
-            add(ID_BASE[card * NUM_CODES + CODE_TRAIL])
+            ids.append(ID_BASE[card * NUM_CODES + CODE_TRAIL])
     if not ids:
         # Only reachable when the owner's duties are off: a player who may not trail
         # and has nothing else to do may trail after all (documented decision).
