@@ -186,7 +186,13 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
 
     @staticmethod
     def _checked(action: acts.Action, state: CasinoState) -> acts.Action:
-        if action not in state.legal_actions():
+        # Speed (record replay): one id and a bisection instead of comparing the action with
+        # every legal one; an action without an id is refused as before.
+        try:
+            legal = state.is_legal_id(acts.action_id(action))
+        except InvalidActionError:
+            legal = False
+        if not legal:
             raise state.why_illegal(action)
         return action
 
