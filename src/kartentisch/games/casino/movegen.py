@@ -162,9 +162,10 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 start = sums[v - cv]
                 if not start:
                     continue
-                group = found.get(v * 16 + v - cv)
-                if group is None:
-                    group = found[v * 16 + v - cv] = closure(start, sums[v])
+                cached = found.get(v * 16 + v - cv)
+                if cached is None:
+                    cached = found[v * 16 + v - cv] = closure(start, sums[v])
+                group = cached
             if v in builds:
                 base = ID_BASE[key + CODE_BUILD_MERGE + v - 1]
                 ids.extend([base + ((m + (m & low)) >> 1) for m in group])
