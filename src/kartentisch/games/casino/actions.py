@@ -189,9 +189,9 @@ _STARTS: Final = tuple(s.start for s in _SEGMENTS)
 NUM_ACTIONS: Final = _SEGMENTS[-1].start
 """The size of the id space, 51,290,995,756,216 (about 2^45.5, below 2^53)."""
 
+_SEGMENT_OF: Final = {(s.card, s.code): s for s in _SEGMENTS}
 _BY_KEY: Final[tuple[_Segment | None, ...]] = tuple(
-    {(s.card, s.code): s for s in _SEGMENTS}.get((k // NUM_CODES, k % NUM_CODES))
-    for k in range(52 * NUM_CODES))
+    _SEGMENT_OF.get((k // NUM_CODES, k % NUM_CODES)) for k in range(52 * NUM_CODES))
 """The segment of ``card * NUM_CODES + code``, or None where that pair names no move."""
 
 ID_BASE: Final[tuple[int, ...]] = tuple(
