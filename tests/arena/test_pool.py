@@ -14,6 +14,11 @@ from pathlib import Path
 import pytest
 
 
+def _interruptible() -> None:
+    """In the child: take SIGINT's default back (a shell's background job inherits it ignored,
+    and Python then installs no KeyboardInterrupt handler), so the test's Ctrl-C reaches it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 def _children() -> dict[int, list[int]]:
     """Every process's children, from /proc."""
     tree: dict[int, list[int]] = {}
@@ -94,6 +99,7 @@ def test_sigterm_stops_the_workers(command: list[str], tmp_path: Path) -> None:
     never on fixed sleeps, with generous time limits for a busy machine."""
     assert Path("/proc/self/stat").exists(), "this test reads the process tree from /proc"
     proc = subprocess.Popen(
+        preexec_fn=_interruptible, args=
         [sys.executable, "-m", "kartentisch.cli", *command],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,
         env={**os.environ, "COLUMNS": "100"},
@@ -142,6 +148,7 @@ def test_a_billion_games_start_at_once_in_bounded_memory(
     Ctrl-C goes to the whole process group, as a terminal sends it: no worker prints."""
     out = tmp_path / "games.jsonl"
     proc = subprocess.Popen(
+        preexec_fn=_interruptible, args=
         [sys.executable, "-m", "kartentisch.cli", "arena", "krass-kariert", "--bots", "random",
          "--games", "1000000000", "--workers", "2", "--no-progress", "--out", str(out)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,

@@ -20,6 +20,11 @@ import pytest
 from kartentisch.arena import run_arena
 
 
+def _interruptible() -> None:
+    """In the child: take SIGINT's default back (a shell's background job inherits it ignored,
+    and Python then installs no KeyboardInterrupt handler), so the test's Ctrl-C reaches it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 def _wanted(config: pytest.Config) -> bool:
     return os.environ.get("KARTENTISCH_SOAK") == "1" or "ray" in str(
         config.getoption("markexpr", default=""))
@@ -51,6 +56,7 @@ def test_ray_run_stops_with_the_local_exit_codes(stop: signal.Signals, code: int
     pytest.importorskip("ray")
     out = tmp_path / "games.jsonl"
     proc = subprocess.Popen(
+        preexec_fn=_interruptible, args=
         [sys.executable, "-m", "kartentisch.cli", "arena", "krass-kariert", "--bots", "random",
          "--games", "1000000000", "--workers", "2", "--backend", "ray", "--no-progress",
          "--out", str(out)],

@@ -29,6 +29,12 @@ runner = CliRunner()
 ENGLISH = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": "en_GB.UTF-8"}
 
 
+
+def _interruptible() -> None:
+    """In the child: take SIGINT's default back (a shell's background job inherits it ignored,
+    and Python then installs no KeyboardInterrupt handler), so the test's Ctrl-C reaches it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 def flat(text: str) -> str:
     """``text`` with line breaks (rich wraps at 80 columns) as single spaces."""
     return " ".join(text.split())
@@ -179,7 +185,8 @@ def test_a_huge_number_as_a_move_is_refused_cleanly(tmp_path: Path, name: str) -
 def spawn(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "LANG": "en_GB.UTF-8", "KARTENTISCH_DATA_DIR": str(tmp_path / "data")}
     env.pop("LC_ALL", None)
-    return subprocess.Popen([sys.executable, "-m", "kartentisch.cli", *args],
+    return subprocess.Popen(
+        preexec_fn=_interruptible, args=[sys.executable, "-m", "kartentisch.cli", *args],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)

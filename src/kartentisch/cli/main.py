@@ -566,7 +566,7 @@ def simulate(
 
 
 def _two_lines(header: str, longest: int = 10) -> str:
-    """A table header longer than ``longest`` broken at its middle space onto two lines, so
+    r"""A table header longer than ``longest`` broken at its middle space onto two lines, so
     a table fits 80 columns without cutting its headers.
 
     >>> _two_lines("Share lost"), _two_lines("Mittleres Ergebnis")

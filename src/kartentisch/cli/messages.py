@@ -39,7 +39,8 @@ _SEPARATORS: Final = {"de": "."}
 def format_number(value: int) -> str:
     """``value`` with the current language's thousands separator.
 
-    >>> format_number(12345)
+    >>> from kartentisch.locale import set_language
+    >>> _ = set_language("en"); format_number(12345)
     '12,345'
     """
     text = f"{value:,}"
@@ -51,8 +52,12 @@ def format_decimal(value: float, digits: int, *, sign: bool = False) -> str:
     """``value`` with ``digits`` decimals in the current language's style (German: decimal
     comma, thousands dot).
 
-    >>> format_decimal(1234.5, 1), format_decimal(0.125, 3, sign=True)
+    >>> from kartentisch.locale import set_language
+    >>> _ = set_language("en"); format_decimal(1234.5, 1), format_decimal(0.125, 3, sign=True)
     ('1,234.5', '+0.125')
+    >>> _ = set_language("de"); format_decimal(1234.5, 1)
+    '1.234,5'
+    >>> _ = set_language("en")
     """
     text = f"{value:{'+' if sign else ''},.{digits}f}"
     if current_language() == "de":
@@ -64,7 +69,8 @@ def format_percent(share: float, digits: int = 1) -> str:
     """A share (0.35) as a percentage in the current language's style ("35.0%", German
     "35,0 %" with a narrow no-break space).
 
-    >>> format_percent(0.35)
+    >>> from kartentisch.locale import set_language
+    >>> _ = set_language("en"); format_percent(0.35)
     '35.0%'
     """
     number = format_decimal(share * 100, digits)
