@@ -54,16 +54,21 @@ ROWS = [
 
 
 def run_row(row: Row, games: int, workers: int, seed: int, minutes: float,
-            batch: int, alpha: float = 0.05, beta: float = 0.05) -> dict[str, object]:
-    """Play ``row`` in batches until the SPRT decides, ``games`` are played, or time is up."""
+            batch: int, alpha: float = 0.05, beta: float = 0.05,
+            resume: tuple[int, int, int] = (0, 0, 0)) -> dict[str, object]:
+    """Play ``row`` in batches until the SPRT decides, ``games`` are played, or time is up.
+
+    ``resume`` = (hits, games, batches) continues an earlier run of the same row and seed
+    with its counts: the next batch is the one that run would have played next.
+    """
     bot = row.lineup.split(",")[0]
     sprt = ShareSPRT(target=row.target, delta=row.delta, upper=row.metric == "loss",
                      alpha=alpha, beta=beta)
-    hits = played = 0
+    hits, played, index = resume
+    sprt.add(hits, played)
     times: list[float] = []
     other_times: list[float] = []
     started = time.perf_counter()
-    index = 0
     stop = "games"
     while played < games:
         result = run_arena(row.game, row.lineup, min(batch, games - played),
@@ -134,6 +139,8 @@ def main() -> None:
                         help="SPRT: chance of calling a missed target met")
     parser.add_argument("--beta", type=float, default=0.05,
                         help="SPRT: chance of calling a met target missed")
+    parser.add_argument("--resume", default="0,0,0",
+                        help="HITS,GAMES,BATCHES of an earlier run of one row to continue")
     parser.add_argument("--rows", default=",".join(r.key for r in ROWS))
     parser.add_argument("--json", type=Path, help="append each row as a JSON line here")
     parser.add_argument("--table", type=Path,
@@ -151,7 +158,8 @@ def main() -> None:
     results = []
     for key in wanted:
         result = run_row(known[key], args.games, args.workers, args.seed, args.minutes,
-                         args.batch, args.alpha, args.beta)
+                         args.batch, args.alpha, args.beta,
+                         tuple(int(x) for x in args.resume.split(",")))  # type: ignore[arg-type]
         results.append(result)
         print(json.dumps(result), flush=True)
         if args.json:
