@@ -69,24 +69,26 @@ class Encoding(ABC):
     def __init__(self, game: Any) -> None:
         self.game = game
 
-    @abstractmethod
     def encode(self, observation: Any, prefix: Sequence[int] = (), out: Vector | None = None
                ) -> Vector:
         """The observation vector of ``observation`` with the tokens ``prefix`` already
         chosen for the current decision; written into ``out`` when given (it is zeroed
-        first) and returned."""
+        first) and returned. Built from :meth:`entries`, the one construction per game."""
+        if out is None:
+            out = np.zeros(self.obs_size, dtype=np.float32)
+        else:
+            out[:] = 0.0
+        ones, where, values = self.entries(observation, prefix)
+        out.put(ones, 1.0)
+        out.put(where, values)
+        return out
 
+    @abstractmethod
     def entries(self, observation: Any, prefix: Sequence[int] = (), offset: int = 0
                 ) -> tuple[list[int], list[int], list[float]]:
         """The non-zero entries of :meth:`encode`'s vector, shifted by ``offset``: indices
         holding 1.0, then the indices and values of the others (for writing many rows of a
-        batch at once). Encodings override this with a direct construction."""
-        vector = self.encode(observation, prefix)
-        where = np.flatnonzero(vector)
-        values = vector[where]
-        one = values == 1.0
-        return ((where[one] + offset).tolist(), (where[~one] + offset).tolist(),
-                values[~one].tolist())
+        batch at once)."""
 
     def state_entries(self, state: Any, seat: int, prefix: Sequence[int] = (), offset: int = 0
                       ) -> tuple[list[int], list[int], list[float]]:

@@ -117,17 +117,6 @@ class CasinoEncoding(Encoding):
                 _TOKENS[action_id] = found
         return found
 
-    def encode(self, observation: Any, prefix: Sequence[int] = (), out: Vector | None = None
-               ) -> Vector:
-        if out is None:
-            out = np.zeros(OBS_SIZE, dtype=np.float32)
-        else:
-            out[:] = 0.0
-        ones, where, values = self.entries(observation, prefix)
-        out.put(ones, 1.0)
-        out.put(where, values)
-        return out
-
     def entries(self, observation: Any, prefix: Sequence[int] = (), offset: int = 0
                 ) -> tuple[list[int], list[int], list[float]]:
         obs = observation

@@ -180,17 +180,6 @@ class KrassKariertEncoding(Encoding):
     def tokens(self, observation: Any, action_id: int) -> tuple[int, ...]:
         return (action_id,)
 
-    def encode(self, observation: Any, prefix: Sequence[int] = (), out: Vector | None = None
-               ) -> Vector:
-        if out is None:
-            out = np.zeros(OBS_SIZE, dtype=np.float32)
-        else:
-            out[:] = 0.0
-        ones, where, values = self.entries(observation)
-        out.put(ones, 1.0)
-        out.put(where, values)
-        return out
-
     def entries(self, observation: Any, prefix: Sequence[int] = (), offset: int = 0
                 ) -> tuple[list[int], list[int], list[float]]:
         """The non-zero entries of the observation vector, shifted by ``offset``: the
