@@ -105,22 +105,23 @@ class QueueConn(Conn):
         self.overflowed = False
 
     def push(self, message: JSON) -> None:
-        if self.overflowed:
-            return
-        if self.outbox.qsize() >= self.limit:
-            self.overflowed = True
-            self.outbox.put_nowait(None)
-            return
-        self.outbox.put_nowait(ENCODER.encode(message))
+        if self._room():
+            self.outbox.put_nowait(ENCODER.encode(message))
 
     def push_encoded(self, message: JSON, data: bytes) -> None:
+        if self._room():
+            self.outbox.put_nowait(data)
+
+    def _room(self) -> bool:
+        """Whether one more message fits; a full outbox marks the connection overflowed
+        and queues the end marker once (the writer then closes it)."""
         if self.overflowed:
-            return
+            return False
         if self.outbox.qsize() >= self.limit:
             self.overflowed = True
             self.outbox.put_nowait(None)
-            return
-        self.outbox.put_nowait(data)
+            return False
+        return True
 
 
 # ---------------------------------------------------------------- what a client is told
