@@ -35,6 +35,8 @@ class TableClient:
         self.latest: JSON | None = None
         """The latest ``update``."""
         self.welcome: JSON | None = None
+        self.joined: JSON | None = None
+        """The first ``update`` after the hello (``latest`` may already be newer)."""
         self._arrived = asyncio.Condition()
         self._reader = asyncio.create_task(self._read())
         self.closed = False
@@ -63,6 +65,7 @@ class TableClient:
         if first["type"] == "error":
             await client.close()
             raise ConnectionError(f"hello refused: {first['code']}")
+        client.joined = first
         return client
 
     async def __aenter__(self) -> TableClient:
