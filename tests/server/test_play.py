@@ -429,3 +429,33 @@ def test_no_link_token_reaches_the_log(start_server: Any, tmp_path: Path) -> Non
     for token in tokens:
         assert token not in text
         assert token[:16] not in text
+
+
+def test_a_load_client_keeps_no_history_but_counts_errors(server: Any) -> None:
+    """The load benchmark's clients (``history=False``) drop what they have read: a client
+    that kept every view of a long game grew a heap whose garbage collections paused it for
+    up to 290 ms, which the benchmark took for the server's p99."""
+    made = server.create(game="krumme20", players=2, options=QUICK)
+
+    async def scenario() -> tuple[list[dict[str, Any]], list[TableClient]]:
+        clients = [await TableClient.join(server.ws, seat["token"], history=False)
+                   for seat in made["seats"]]
+        await clients[0].send_raw(b"\x00\x01binary")
+        error = await clients[0].until(lambda m: m["type"] == "error", timeout=10)
+        assert error["code"] == "message.not_text"
+        rng = random.Random(5)
+        finals = await asyncio.gather(*(c.play(pick(rng)) for c in clients))
+        for client in clients:
+            await client.close()
+        return list(finals), clients
+
+    finals, clients = asyncio.run(scenario())
+    assert all(final["status"] == "finished" for final in finals)
+    moves = finals[0]["move"]
+    assert moves > 2
+    for client in clients:
+        assert client.errors == (1 if client is clients[0] else 0)
+        # a whole game's updates arrived (one per move after the first view) ...
+        assert len(client.update_times) >= moves
+        # ... but only the ones not yet read are still held
+        assert len(client.received) <= 3

@@ -29,9 +29,15 @@ JSON = dict[str, Any]
 class TableClient:
     """One websocket connection: a seat or a watcher once :meth:`hello` was answered."""
 
-    def __init__(self, socket: ClientConnection) -> None:
+    def __init__(self, socket: ClientConnection, *, history: bool = True) -> None:
         self.socket = socket
+        self.history = history
+        """Keep every message in :attr:`received`; without it, messages :meth:`until` has
+        passed are dropped, so a long-running load client holds no growing heap (whose
+        garbage collections would stall its own timing)."""
         self.received: list[JSON] = []
+        self.errors = 0
+        """``error`` messages received."""
         self.latest: JSON | None = None
         """The latest ``update``."""
         self.welcome: JSON | None = None
@@ -51,15 +57,16 @@ class TableClient:
         """When each ``update`` arrived (one per move after the first view)."""
 
     @classmethod
-    async def open(cls, url: str) -> TableClient:
+    async def open(cls, url: str, *, history: bool = True) -> TableClient:
         """A connection that has not said hello yet."""
         socket = await connect(url, max_size=1 << 24, open_timeout=30, ping_interval=None)
-        return cls(socket)
+        return cls(socket, history=history)
 
     @classmethod
-    async def join(cls, url: str, token: str, timeout: float = 30) -> TableClient:
+    async def join(cls, url: str, token: str, timeout: float = 30, *,
+                   history: bool = True) -> TableClient:
         """Connect, say hello with ``token`` and wait for the first update."""
-        client = await cls.open(url)
+        client = await cls.open(url, history=history)
         await client.send({"type": "hello", "token": token})
         first = await client.until(lambda m: m["type"] in ("update", "error"), timeout=timeout)
         if first["type"] == "error":
@@ -90,6 +97,8 @@ class TableClient:
                         self.trips.append((sent, now - sent))
                 elif message.get("type") == "welcome":
                     self.welcome = message
+                elif message.get("type") == "error":
+                    self.errors += 1
                 async with self._arrived:
                     self.received.append(message)
                     self._arrived.notify_all()
@@ -125,9 +134,12 @@ class TableClient:
         """The first message from index ``start`` on that satisfies ``predicate``; raises
         ``TimeoutError`` after ``timeout`` seconds. Without ``start`` the search goes on from
         where the last such search stopped (:attr:`cursor`), so each message is seen once."""
-        index = self.cursor if start is None else start
         deadline = time.monotonic() + timeout
         async with self._arrived:
+            if not self.history and start is None:
+                del self.received[:self.cursor]
+                self.cursor = 0
+            index = self.cursor if start is None else start
             while True:
                 while index < len(self.received):
                     message = self.received[index]
