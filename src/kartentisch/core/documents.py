@@ -18,6 +18,7 @@ import json
 from typing import Any, Final, TypeVar
 
 import msgspec
+import msgspec.inspect
 
 from kartentisch.core.errors import InvalidPositionError, KartentischError, safe_repr
 
@@ -48,31 +49,90 @@ def _depth_ok(value: object, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
+_UNBOUNDED: Final = 1 << 30
+"""The depth of a type that admits values of any depth (``Any``, recursive types)."""
+
+_TYPE_DEPTHS: dict[type[Any], int] = {}
+"""Cache of :func:`_type_depth` per document type."""
+
+
+def _type_depth(info: msgspec.inspect.Type, active: frozenset[int] = frozenset()) -> int:
+    """How deeply a value of the type ``info`` can nest lists and objects (a struct is an
+    object); :data:`_UNBOUNDED` when it can nest without limit."""
+    inspect = msgspec.inspect
+    if isinstance(info, inspect.Metadata):
+        return _type_depth(info.type, active)
+    if isinstance(info, inspect.UnionType):
+        return max((_type_depth(t, active) for t in info.types), default=0)
+    if isinstance(info, inspect.StructType):
+        if id(info) in active:  # a recursive type
+            return _UNBOUNDED
+        inner = active | {id(info)}
+        return 1 + max((_type_depth(f.type, inner) for f in info.fields), default=0)
+    if isinstance(info, inspect.ListType | inspect.SetType | inspect.FrozenSetType
+                  | inspect.VarTupleType):
+        return 1 + _type_depth(info.item_type, active)
+    if isinstance(info, inspect.TupleType):
+        return 1 + max((_type_depth(t, active) for t in info.item_types), default=0)
+    if isinstance(info, inspect.DictType):
+        return 1 + max(_type_depth(info.key_type, active), _type_depth(info.value_type, active))
+    if isinstance(info, inspect.AnyType | inspect.CustomType | inspect.TypedDictType
+                  | inspect.DataclassType | inspect.NamedTupleType):
+        return _UNBOUNDED  # not used by our documents: checked the slow way
+    return 0  # numbers, text, literals, enums, null
+
+
+def _depth_bounded(kind: type[Any]) -> bool:
+    """Whether every value of ``kind`` nests less deeply than :data:`MAX_DEPTH`, so that a
+    value that converts to it cannot be too deep (and the walk over the data is not needed)."""
+    depth = _TYPE_DEPTHS.get(kind)
+    if depth is None:
+        try:
+            depth = _type_depth(msgspec.inspect.type_info(kind))
+        except (TypeError, ValueError):  # not a type msgspec can describe
+            depth = _UNBOUNDED
+        _TYPE_DEPTHS[kind] = depth
+    return depth < MAX_DEPTH
+
+
 def read_document(
     data: object, kind: type[T], *, what: str, error: type[E] = InvalidPositionError  # type: ignore[assignment]
 ) -> T:
     """``data`` (a decoded JSON value) as a ``kind``; raises ``error`` saying what is wrong.
 
-    ``what`` names the document in the message ("position", "record", ...).
+    ``what`` names the document in the message ("position", "record", ...). A document
+    nested more deeply than :data:`MAX_DEPTH` is refused as ``document.too_deep``. The walk
+    over the data that finds out costs more than the conversion itself, so for the usual
+    document types (whose own depth is bounded) it is made only when the conversion fails:
+    a value that converted is no deeper than its type.
     """
-    if not _depth_ok(data):
-        raise error(
-            f"{what} is nested too deeply to be a valid document",
-            code="document.too_deep",
-            params={"what": what},
-        )
+    bounded = _depth_bounded(kind)
+    if not bounded and not _depth_ok(data):
+        raise _too_deep(what, error)
     try:
         return msgspec.convert(data, kind, strict=True)
     except msgspec.ValidationError as exc:
+        if bounded and not _depth_ok(data):
+            raise _too_deep(what, error) from None
         detail = _plain(str(exc))
         raise error(
             f"{what}: {detail}", code="document.invalid", params={"what": what, "detail": detail}
         ) from None
     except (TypeError, ValueError, RecursionError) as exc:  # odd Python values, not JSON
+        if bounded and not _depth_ok(data):
+            raise _too_deep(what, error) from None
         detail = f"{type(exc).__name__}: {safe_repr(str(exc))}"
         raise error(
             f"{what}: {detail}", code="document.invalid", params={"what": what, "detail": detail}
         ) from None
+
+
+def _too_deep(what: str, error: type[E]) -> E:
+    return error(
+        f"{what} is nested too deeply to be a valid document",
+        code="document.too_deep",
+        params={"what": what},
+    )
 
 
 def decode_json(

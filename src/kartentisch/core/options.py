@@ -11,6 +11,19 @@ from kartentisch.core.errors import InvalidOptionsError, safe_repr
 
 Opts = TypeVar("Opts")
 
+_SHAPES: dict[type[Any], tuple[dict[str, dataclasses.Field[Any]], dict[str, Any]]] = {}
+"""Per options class: its fields by name and their resolved type hints. Resolving the hints
+(``typing.get_type_hints`` compiles each annotation) cost more than the rest of reading the
+options, which every game construction and position load does."""
+
+
+def _shape(cls: type[Any]) -> tuple[dict[str, dataclasses.Field[Any]], dict[str, Any]]:
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = ({f.name: f for f in dataclasses.fields(cls)},
+                                typing.get_type_hints(cls))
+    return shape
+
 
 def options_from_dict(cls: type[Opts], data: Mapping[str, Any] | None) -> Opts:
     """Build an options dataclass ``cls`` from ``data``, rejecting unknown keys and bad values.
@@ -27,8 +40,7 @@ def options_from_dict(cls: type[Opts], data: Mapping[str, Any] | None) -> Opts:
         raise InvalidOptionsError(
             f"rules options must be an object of names and values, not {safe_repr(data)}",
             code="options.not_object", params={"value": safe_repr(data)})
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    hints = typing.get_type_hints(cls)
+    fields, hints = _shape(cls)
     unknown = sorted((k for k in data if k not in fields), key=safe_repr)
     if unknown:
         known = ", ".join(sorted(fields))
@@ -45,7 +57,8 @@ def options_to_dict(options: object) -> dict[str, Any]:
     """Return the options as a JSON-ready dictionary."""
     if not dataclasses.is_dataclass(options) or isinstance(options, type):
         raise TypeError(f"{options!r} is not an options instance")
-    return dataclasses.asdict(options)
+    # Options hold only bools, ints and texts, so a flat copy is what ``asdict`` would give.
+    return {name: getattr(options, name) for name in _shape(type(options))[0]}
 
 
 def describe_options(cls: type[Any]) -> list[tuple[str, str, str]]:
@@ -73,8 +86,12 @@ def _show(value: Any) -> str:
 
 def _convert(name: str, raw: Any, kind: Any, field: dataclasses.Field[Any]) -> Any:
     choices = field.metadata.get("choices")
-    params = {"name": name, "value": safe_repr(raw)}
     value: Any
+    if type(raw) is kind and (kind is not int or -(2**53) < raw < 2**53) and (
+        choices is None or raw in choices
+    ):
+        return raw  # the usual case, a value of the field's own type: nothing to convert
+    params = {"name": name, "value": safe_repr(raw)}
     if kind is bool:
         if isinstance(raw, bool):
             value = raw
