@@ -25,6 +25,8 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any, Final
 
+import msgspec
+
 from kartentisch.arena.pool import WorkerPool, stop_on_sigterm, worker_pool
 from kartentisch.arena.schedule import entrant_labels, iter_schedule, parse_lineup, rounded_games
 from kartentisch.arena.stats import BotStats, Ratings, outcome_flags
@@ -307,8 +309,12 @@ class ArenaResult:
         write_atomically(path, "".join(_line(record) for record in self.records))
 
 
+_encode = msgspec.json.Encoder().encode
+
+
 def _line(record: Mapping[str, Any]) -> str:
-    return json.dumps(record, separators=(",", ":")) + "\n"
+    """One JSON Lines line (compact JSON, UTF-8 text as it is)."""
+    return _encode(record).decode() + "\n"
 
 
 def read_jsonl(path: str | Path) -> list[GameRecord]:

@@ -28,6 +28,7 @@ import math
 import os
 import sys
 import tempfile
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,8 +51,43 @@ so they are refused, not misread."""
 MAX_RECORD_BYTES: Final = 64 * 1024 * 1024
 """The largest record file read (64 MiB); a game of tens of thousands of moves needs ~1 MiB."""
 
+NOTATION_CACHE_SIZE: Final = 1 << 16
+"""The most action texts remembered per game (see :func:`action_texts`)."""
+
+_NOTATIONS: weakref.WeakKeyDictionary[Game[Any, Any, Any], dict[int, tuple[Any, str]]] = (
+    weakref.WeakKeyDictionary())
+"""Per game: ``id(action) -> (action, its text notation)`` for the actions records have
+needed. Games hand out the same action object for the same move (interned), so the
+object's identity finds it faster than its hash; the entry holds the action, so its id
+cannot be reused by another object while the entry exists."""
+
 RETURNS_TOLERANCE: Final = 1e-9
 """How far a record's returns may differ from the replayed ones (rounding in other tools)."""
+
+
+def action_texts(game: Game[Any, Any, Any], actions: Sequence[Any]) -> list[str]:
+    """The text notation of each of ``actions`` (``game.format_action``), as records hold it.
+
+    A record's notation is formatted without a state, so it is a function of the action
+    alone; each game remembers the texts it has made (an arena writes the same few hundred
+    actions game after game: a dictionary lookup costs a fraction of formatting).
+    """
+    try:
+        memo = _NOTATIONS[game]
+    except KeyError:
+        memo = _NOTATIONS[game] = {}
+    except TypeError:  # a game that cannot be weakly referenced: format every time
+        return [game.format_action(a) for a in actions]
+    if len(memo) > NOTATION_CACHE_SIZE:  # actions that are not interned fill it: start over
+        memo.clear()
+    get = memo.get
+    texts = []
+    for action in actions:
+        known = get(id(action))
+        if known is None or known[0] is not action:
+            known = memo[id(action)] = (action, game.format_action(action))
+        texts.append(known[1])
+    return texts
 
 
 def _about(text: str, **bounds: Any) -> msgspec.Meta:
@@ -175,7 +211,7 @@ class GameRecord:
             players=game.players,
             seed=state.seed,
             options=game.options_json(),
-            actions=[game.format_action(a) for a in state.history],
+            actions=action_texts(game, state.history),
             seats=list(seats),
             returns=list(state.returns()) if state.is_terminal() else None,
             index=index,
@@ -477,11 +513,13 @@ def _sync_directory(directory: Path) -> None:
 
 __all__ = [
     "MAX_RECORD_BYTES",
+    "NOTATION_CACHE_SIZE",
     "RECORD_DOCUMENT",
     "RECORD_FORMAT",
     "GameRecord",
     "RecordDocument",
     "RecordFile",
+    "action_texts",
     "load_records",
     "read_record_text",
     "read_records",
