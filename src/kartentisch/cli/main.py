@@ -67,6 +67,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _show_version(value: bool) -> None:
+    if value:  # the version and the core that runs (compiled or pure Python, and why)
+        from kartentisch.about import version_line
+
+        use_language(None)
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_show_version,
+        help=_("Show the version and whether the compiled core runs, then exit."))] = False,
+) -> None:
+    pass
+
+
 LangOption = Annotated[str | None, typer.Option(
     "--lang", help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
 SuitOption = Annotated[bool, typer.Option(
