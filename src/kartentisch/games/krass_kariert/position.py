@@ -28,6 +28,7 @@ from kartentisch.core.protocol import TERMINAL
 from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.krass_kariert.actions import MAX_HAND
 from kartentisch.games.krass_kariert.cards import (
+    CARD_BY_NAME,
     DECK,
     DECK_COUNTS,
     NACHZIEH,
@@ -35,7 +36,6 @@ from kartentisch.games.krass_kariert.cards import (
     STOPP,
     WINDOW_TABLES,
     card_name,
-    parse_card,
 )
 from kartentisch.games.krass_kariert.events import Act
 from kartentisch.games.krass_kariert.state import DRAW, OVER, KKState
@@ -243,7 +243,10 @@ def _names(cards: Iterable[int]) -> list[str]:
 
 # ----------------------------------------------------------------------------- reading
 def _cards(names: Iterable[str]) -> list[int]:
-    return [parse_card(n) for n in names]  # the pattern above admits only real card names
+    # The pattern above admits only canonical names: one lookup each (``parse_card`` reads
+    # what people type and costs several times as much).
+    by_name = CARD_BY_NAME
+    return [by_name[n] for n in names]
 
 
 def _initial_draw_pile(players: int, hand_size: int) -> int:
@@ -337,7 +340,7 @@ def _read_body(state: KKState, doc: PositionDocument) -> None:
             raise impossible(f"drawing 'winner' {drawing.winner} is not a seat",
                              seat=drawing.winner)
         state.round_winner = drawing.winner
-        state.pending = parse_card(drawing.card)
+        state.pending = CARD_BY_NAME[drawing.card]
         state.draws_left = drawing.left
     elif drawing is not None:
         raise impossible("'drawing' must be null unless the phase is 'draw'")

@@ -33,7 +33,6 @@ from kartentisch.games.krumme20.cards import (
     card_text,
     pair_counts,
     pair_key,
-    parse_card_text,
 )
 from kartentisch.games.krumme20.documents import (
     POSITION_FORMAT,
@@ -45,17 +44,36 @@ from kartentisch.games.krumme20.state import FOUL, LOSS, OVER, SITOUT, K20State
 _OTHER_SEAT_PHASES = (FOUL, LOSS, SITOUT)
 
 
+_SEATS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(s for s in range(6) if mask >> s & 1) for mask in range(1 << 6))
+"""The seats of a knowledge bit mask (at most six players), by mask."""
+
+_TEXT: dict[tuple[int, int], str] = {(a, b): f"{a}/{b}" for a in range(6) for b in range(6)}
+"""A fully known card's notation by (up, down)."""
+
+_MASKS: dict[tuple[int, ...], int] = {seats: mask for mask, seats in enumerate(_SEATS)}
+"""Knowledge bit mask by its seats in ascending order (how ``to_json`` writes them)."""
+
+_PAIR: dict[str, tuple[int, int]] = {text: pair for pair, text in _TEXT.items()}
+"""(up, down) by notation: the document type admits only these texts."""
+
+
 def _seats(mask: int, n: int) -> list[int]:
-    return [s for s in range(n) if mask >> s & 1]
+    return list(_SEATS[mask & ((1 << n) - 1)])
 
 
 def state_to_json(state: K20State) -> dict[str, Any]:
     """The document for ``state``."""
     n = state.game.players
+    face, back, kup, kdown = state.face, state.back, state.kup, state.kdown
+    seats = _SEATS
+    within = (1 << n) - 1
 
     def card(c: int, crosswise: bool = False) -> dict[str, Any]:
-        return {"card": card_text(state.face[c], state.back[c]),
-                "up_known": _seats(state.kup[c], n), "down_known": _seats(state.kdown[c], n),
+        up, down = face[c], back[c]
+        return {"card": _TEXT.get((up, down)) or card_text(up, down),
+                "up_known": list(seats[kup[c] & within]),
+                "down_known": list(seats[kdown[c] & within]),
                 "cross": state.cross[c] if crosswise else False}
 
     return {
@@ -124,6 +142,9 @@ def state_from_json(doc: object) -> K20State:
     next_id = 0
 
     def mask(seats: tuple[int, ...], where: str) -> int:
+        m = _MASKS.get(seats, -1)  # the usual case: ascending seats, each once
+        if 0 <= m <= every:
+            return m
         m = 0
         for s in seats:
             if s >= n:
@@ -137,9 +158,8 @@ def state_from_json(doc: object) -> K20State:
         nonlocal next_id
         ids = []
         for i, entry in enumerate(pile):
-            at = f"{where}[{i}]"
             if next_id >= DECK_SIZE:
-                raise impossible(f"{at}: more than {DECK_SIZE} cards in the position",
+                raise impossible(f"{where}[{i}]: more than {DECK_SIZE} cards in the position",
                                  cards=DECK_SIZE)
             if isinstance(entry, str):
                 cross = entry.endswith("x")
@@ -150,13 +170,14 @@ def state_from_json(doc: object) -> K20State:
                 down_k = (1 << owner) if owner is not None and opts.peek_own else 0
             else:
                 text, cross = entry.card, entry.cross
-                up_k = mask(entry.up_known, f"{at} up_known")
-                down_k = mask(entry.down_known, f"{at} down_known")
-            up, down = parse_card_text(text)  # the document type allows only "a/b", a, b 0-5
+                up_k = mask(entry.up_known, f"{where}[{i}] up_known")
+                down_k = mask(entry.down_known, f"{where}[{i}] down_known")
+            up, down = _PAIR[text]  # the document type allows only "a/b", a, b 0-5
             if cross and not score:
-                raise impossible(f"{at}: only a card on a score pile can lie crosswise")
+                raise impossible(f"{where}[{i}]: only a card on a score pile can lie crosswise")
             if not draw and up_k != every:
-                raise impossible(f"{at}: a card outside the draw pile shows its up side to all")
+                raise impossible(
+                    f"{where}[{i}]: a card outside the draw pile shows its up side to all")
             c = next_id
             next_id += 1
             state.face[c], state.back[c] = up, down
