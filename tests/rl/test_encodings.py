@@ -276,6 +276,8 @@ def test_fast_path_is_bit_identical_to_the_reference(name: str, players: int,
             ref = enc.encode(obs, prefix)
             fast = enc.encode_state(state, seat, prefix)
             assert ref.tobytes() == fast.tobytes(), (name, players, n, seat)
+            if not prefix:  # the vector joined from bytes blocks (or the default's bytes)
+                assert enc.state_bytes(state, seat) == ref.tobytes(), (name, players, n, seat)
             if n % 13 == 0:
                 ones, where, values = enc.state_entries(state, seat, prefix, offset=5)
                 rebuilt = np.zeros(enc.obs_size + 5, dtype=np.float32)
@@ -301,6 +303,7 @@ def test_fast_path_unchanged_when_hidden_cards_are_redealt(name: str, players: i
             for k in range(2):
                 world = game.sample_world(state.observation(seat), random.Random(k + n))
                 assert enc.encode_state(world, seat).tobytes() == vec.tobytes(), (n, seat)
+                assert enc.state_bytes(world, seat) == vec.tobytes(), (n, seat)
             checked += 1
     assert checked > 20
 
@@ -316,6 +319,7 @@ def test_fast_path_redeal_has_teeth() -> None:
     other = state.clone()
     other.hands[0] = list(reversed(other.hands[0]))  # a different own hand order
     assert enc.encode_state(other, 0).tobytes() != enc.encode_state(state, 0).tobytes()
+    assert enc.state_bytes(other, 0) != enc.state_bytes(state, 0)
 
 
 @pytest.mark.parametrize("players", [2, 4])

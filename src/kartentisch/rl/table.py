@@ -119,8 +119,16 @@ class Table:
     def observe(self, seat: int, out: Vector | None = None) -> Vector:
         """The observation vector of ``seat`` (with the current decision's prefix when
         ``seat`` is deciding); written into ``out`` when given (zeroed first)."""
+        encoding = self.encoding
+        if encoding.joins_bytes and not (self.decision is not None and self.decision.prefix
+                                         and self.state.current_player == seat):
+            vector = np.frombuffer(encoding.state_bytes(self.state, seat), dtype=np.float32)
+            if out is None:
+                return vector.copy()  # writable, the caller's own
+            out[:] = vector
+            return out
         if out is None:
-            out = np.zeros(self.encoding.obs_size, dtype=np.float32)
+            out = np.zeros(encoding.obs_size, dtype=np.float32)
         else:
             out.fill(0.0)
         if self.decision is not None and self.state.current_player == seat:

@@ -62,6 +62,9 @@ class Encoding(ABC):
     writes_rows: bool = False
     """Whether :meth:`write_rows` is a vectorized fast path (the batch stepper uses it for
     rows without a token prefix)."""
+    joins_bytes: bool = False
+    """Whether :meth:`state_bytes` is a fast path of its own (the environments' single
+    vectors use it then)."""
     tokens_need_observation: bool = True
     """Whether :meth:`tokens` reads its observation (if not, a :class:`Decision` may be
     built without one, which the environments' fast path does)."""
@@ -96,6 +99,12 @@ class Encoding(ABC):
         from the state's fields that ``seat`` may know without building the observation.
         This default builds the observation; the games' encodings override it."""
         return self.entries(state.observation(seat), prefix, offset)
+
+    def state_bytes(self, state: Any, seat: int) -> bytes:
+        """``encode_state(state, seat).tobytes()``: the vector's float32 bytes (native byte
+        order). An encoding with ``joins_bytes`` joins them from precomputed blocks without
+        converting a single Python number, the cheapest way to one vector."""
+        return self.encode_state(state, seat).tobytes()
 
     def write_rows(self, states: Sequence[Any], seats: Sequence[int],
                    out: npt.NDArray[np.float32]) -> None:
