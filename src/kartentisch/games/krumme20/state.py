@@ -22,6 +22,7 @@ down side's), and who knows each side (``kup``/``kdown``, bitmasks of seats).
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING, Any, Final
 
 from kartentisch.core.errors import IllegalActionError
@@ -51,6 +52,105 @@ from kartentisch.games.krumme20.actions import (
     format_action,
 )
 from kartentisch.games.krumme20.cards import DECK_SIZE, card_text, deck_pairs
+from kartentisch.games.krumme20.log import (
+    CARD_TEXTS,
+    F_CLAIM33,
+    F_CLAIM_SUM,
+    F_OVER,
+    F_SECOND_NOT_FIVE,
+    F_THREE_ZEROS_OVER,
+    F_THROW_NOT_THREE,
+    NO_FOUL,
+    STEP_CODE,
+    UNKNOWN,
+    decode,
+    new_log,
+    pack_scores,
+)
+from kartentisch.games.krumme20.log import (
+    CLAIM33 as L_CLAIM33,
+)
+from kartentisch.games.krumme20.log import (
+    CLAIM_SUM as L_CLAIM_SUM,
+)
+from kartentisch.games.krumme20.log import (
+    DEAL as L_DEAL,
+)
+from kartentisch.games.krumme20.log import (
+    DRAW as L_DRAW,
+)
+from kartentisch.games.krumme20.log import (
+    DRAW_PILE_EMPTY as L_DRAW_PILE_EMPTY,
+)
+from kartentisch.games.krumme20.log import (
+    FLIP as L_FLIP,
+)
+from kartentisch.games.krumme20.log import (
+    FLIP_SCORE as L_FLIP_SCORE,
+)
+from kartentisch.games.krumme20.log import (
+    FOUL as L_FOUL,
+)
+from kartentisch.games.krumme20.log import (
+    GAME_OVER as L_GAME_OVER,
+)
+from kartentisch.games.krumme20.log import (
+    LOWEST as L_LOWEST,
+)
+from kartentisch.games.krumme20.log import (
+    NO_CARD as L_NO_CARD,
+)
+from kartentisch.games.krumme20.log import (
+    OVER as L_OVER,
+)
+from kartentisch.games.krumme20.log import (
+    PASS as L_PASS,
+)
+from kartentisch.games.krumme20.log import (
+    PLAY as L_PLAY,
+)
+from kartentisch.games.krumme20.log import (
+    REFILL as L_REFILL,
+)
+from kartentisch.games.krumme20.log import (
+    SAT_OUT as L_SAT_OUT,
+)
+from kartentisch.games.krumme20.log import (
+    SCORE as L_SCORE,
+)
+from kartentisch.games.krumme20.log import (
+    SECOND as L_SECOND,
+)
+from kartentisch.games.krumme20.log import (
+    SITOUT as L_SITOUT,
+)
+from kartentisch.games.krumme20.log import (
+    TAKE as L_TAKE,
+)
+from kartentisch.games.krumme20.log import (
+    TAKE_DISCARD as L_TAKE_DISCARD,
+)
+from kartentisch.games.krumme20.log import (
+    TAKE_DRAW as L_TAKE_DRAW,
+)
+from kartentisch.games.krumme20.log import (
+    TAKE_SCORE as L_TAKE_SCORE,
+)
+from kartentisch.games.krumme20.log import (
+    THREE_ZEROS as L_THREE_ZEROS,
+)
+from kartentisch.games.krumme20.log import (
+    THROW as L_THROW,
+)
+from kartentisch.games.krumme20.log import (
+    TURN as L_TURN,
+)
+from kartentisch.games.krumme20.log import (
+    TURN_LIMIT as L_TURN_LIMIT,
+)
+from kartentisch.games.krumme20.log import (
+    TWENTY as L_TWENTY,
+)
 from kartentisch.games.krumme20.reasons import REASONS
 
 if TYPE_CHECKING:
@@ -73,6 +173,8 @@ PHASES: Final = (TURN, FLIP, TAKE, DRAW2, THROW, FOUR, FIVE, AFTER, FOUL, LOSS, 
 
 ACTION_PHASE: Final[dict[int, str]] = {0: FLIP, 1: TAKE, 2: DRAW2, 3: THROW, 4: FOUR}
 """The step a played number opens (a 5's own action is the second card on 15)."""
+ACTION_STEPS: Final = (FLIP, TAKE, DRAW2, THROW, FOUR)
+""":data:`ACTION_PHASE` as a tuple by number 0-4."""
 
 PRIVATE_PHASES: Final = frozenset({THROW, FIVE, AFTER})
 """Steps whose offer depends on what the acting seat knows (its own down sides, with
@@ -89,6 +191,7 @@ _TAKESCORE: Final = action_id(TakeScore(0))
 _TAKEDRAW: Final = action_id(TakeDraw())
 _TAKEDISCARD: Final = action_id(TakeDiscard())
 _DRAW: Final = action_id(Draw())
+_LOWEST_END: Final = action_id(Lowest(MAX_HAND - 1)) + 1
 _SITOUT: Final = action_id(SitOut())
 _LOWEST: Final = action_id(Lowest(0))
 _CLAIM33: Final = action_id(Claim33((0, 1, 2)))
@@ -97,22 +200,78 @@ _SUM_DOWN: Final = action_id(ClaimSum(True))
 
 
 class K20State(State[Action, "K20Observation"]):
-    """A Krumme20 game in progress."""
+    """A Krumme20 game in progress.
+
+    What happened is kept compactly (see :mod:`.log`): the action ids in a byte string and
+    the happenings as 64-bit words. :attr:`history` and :attr:`events` are decoded from
+    them when read, so play that never reads them does not pay for them.
+    """
 
     game: Krumme20
 
     __slots__ = (
-        "_current", "_legal", "ablage", "abwurf", "all_mask", "back", "cross", "draw",
-        "draws_left", "events", "face", "final_turns", "fouls", "game", "hands", "history",
-        "kdown", "kup", "phase", "queue", "scores", "second_done", "secrets", "seed",
-        "sitting_out", "total", "turn", "turns", "value", "zeros",
+        "_current", "_events", "_events_at", "_history", "_ids", "_legal", "_log", "ablage",
+        "abwurf", "all_mask", "back", "cross", "draw", "draw_top_visible", "draws_left", "face",
+        "final_turns", "fouls", "game", "hands", "kdown", "kup", "peek_own", "phase",
+        "play_flips", "queue", "scores", "second_done", "secrets", "seed", "sitting_out",
+        "target", "total", "turn", "turns", "value", "zeros",
     )
 
-    def __init__(self, game: Krumme20, seed: int, *, deal_now: bool = True):
+    def __init__(self, game: Krumme20, seed: int, *, deal_now: bool = True,
+                 copy_of: K20State | None = None):
+        """A game of ``game`` dealt from ``seed``; ``deal_now=False`` leaves the table empty
+        for a reader that fills it (positions, sampled worlds); ``copy_of``: a copy of that
+        state instead (what :meth:`clone` does; a class compiled with mypyc cannot be made
+        through ``__new__``)."""
         self.game = game
         self.seed = seed
-        self.history: list[Action] = []
-        self.events: list[Event] = []
+        opts = game.options
+        # Options the rules read at every step, as plain fields (no attribute chains).
+        self.play_flips: bool = bool(opts.play_flips)
+        self.peek_own: bool = bool(opts.peek_own)
+        self.draw_top_visible: bool = bool(opts.draw_top_visible)
+        self.target: int = opts.target
+        self._events: list[Event] = []
+        """Events decoded from the log so far (see :attr:`events`)."""
+        self._events_at = 0
+        """Where in the log decoding goes on."""
+        self._history: list[Action] = []
+        """Actions decoded from the ids so far (see :attr:`history`)."""
+        if copy_of is not None:
+            other = copy_of
+            self._ids: bytearray = other._ids[:]
+            self._log: array[int] = other._log[:]
+            self.all_mask: int = other.all_mask
+            self.face: list[int] = other.face.copy()
+            self.back: list[int] = other.back.copy()
+            self.kup: list[int] = other.kup.copy()
+            self.kdown: list[int] = other.kdown.copy()
+            self.cross: list[bool] = other.cross.copy()
+            self.hands: list[list[int]] = [h.copy() for h in other.hands]
+            self.scores: list[list[int]] = [s.copy() for s in other.scores]
+            self.ablage: list[int] = other.ablage.copy()
+            self.abwurf: list[int] = other.abwurf.copy()
+            self.draw: list[int] = other.draw.copy()
+            self.total: int = other.total
+            self.zeros: int = other.zeros
+            self.turn: int = other.turn
+            self.phase: str = other.phase
+            self._current: int = other._current
+            self.value: int = other.value
+            self.second_done: bool = other.second_done
+            self.draws_left: int = other.draws_left
+            self.queue: list[tuple[str, int]] = other.queue.copy()  # of immutable pairs
+            self.sitting_out: list[bool] = other.sitting_out.copy()
+            self.final_turns: int | None = other.final_turns
+            self.turns: int = other.turns
+            self.fouls: list[int] = other.fouls.copy()
+            self.secrets: bool = other.secrets
+            self._legal: tuple[int, ...] | None = other._legal  # a tuple: sharing is safe
+            return
+        self._ids = bytearray()
+        """The action ids played so far (every id is below 256)."""
+        self._log = new_log()
+        """What happened, as words (:mod:`.log`)."""
         n = game.players
         self.all_mask = (1 << n) - 1
         self.face = [0] * DECK_SIZE
@@ -120,13 +279,13 @@ class K20State(State[Action, "K20Observation"]):
         self.kup = [0] * DECK_SIZE
         self.kdown = [0] * DECK_SIZE
         self.cross = [False] * DECK_SIZE
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.scores: list[list[int]] = [[] for _ in range(n)]
-        self.ablage: list[int] = []
+        self.hands = [[] for _ in range(n)]
+        self.scores = [[] for _ in range(n)]
+        self.ablage = []
         """The play pile, bottom first."""
-        self.abwurf: list[int] = []
+        self.abwurf = []
         """The discard pile, bottom first."""
-        self.draw: list[int] = []
+        self.draw = []
         """The draw pile; its top is the last element."""
         self.total = 0
         self.zeros = 0
@@ -139,19 +298,19 @@ class K20State(State[Action, "K20Observation"]):
         """The counting number of this turn's played card (-1: none yet)."""
         self.second_done = False
         self.draws_left = 0
-        self.queue: list[tuple[str, int]] = []
+        self.queue = []
         """The steps still to come this turn, after the current one."""
         self.sitting_out = [False] * n
-        self.final_turns: int | None = None
+        self.final_turns = None
         """Turns left in the final lap (None: the final lap has not begun)."""
         self.turns = 0
         """Turns started so far (sat-out and skipped turns not counted)."""
         self.fouls = [0] * n
-        self.secrets: bool = bool(game.options.peek_own)
+        self.secrets = bool(game.options.peek_own)
         """Whether some side may be known to some seats but not to all. Without ``peek_own``
         every side is known to everybody or to nobody in play (only a position document can
         say otherwise), and then the public check of a skipped step is not needed."""
-        self._legal: tuple[int, ...] | None = None
+        self._legal = None
         """The legal ids, computed once per step (an immutable tuple: handed out as it is)."""
         if deal_now:
             self._deal()
@@ -216,38 +375,48 @@ class K20State(State[Action, "K20Observation"]):
         super().check_actor(seat)
 
     def clone(self) -> K20State:
-        other = K20State.__new__(K20State)
-        other.game = self.game
-        other.seed = self.seed
-        other.history = self.history.copy()
-        other.events = self.events.copy()  # events are immutable records
-        other.all_mask = self.all_mask
-        other.face = self.face.copy()
-        other.back = self.back.copy()
-        other.kup = self.kup.copy()
-        other.kdown = self.kdown.copy()
-        other.cross = self.cross.copy()
-        other.hands = [h.copy() for h in self.hands]
-        other.scores = [s.copy() for s in self.scores]
-        other.ablage = self.ablage.copy()
-        other.abwurf = self.abwurf.copy()
-        other.draw = self.draw.copy()
-        other.total = self.total
-        other.zeros = self.zeros
-        other.turn = self.turn
-        other.phase = self.phase
-        other._current = self._current
-        other.value = self.value
-        other.second_done = self.second_done
-        other.draws_left = self.draws_left
-        other.queue = self.queue.copy()  # of immutable (phase, seat) pairs
-        other.sitting_out = self.sitting_out.copy()
-        other.final_turns = self.final_turns
-        other.turns = self.turns
-        other.fouls = self.fouls.copy()
-        other.secrets = self.secrets
-        other._legal = self._legal  # a tuple: sharing it is safe
-        return other
+        """An independent copy: every list and the log are copied; what stays shared is
+        immutable (the game, the legal ids' tuple, the queue's pairs). The copy decodes its
+        own events and history when asked, so it shares no event dictionary either."""
+        return K20State(self.game, self.seed, deal_now=False, copy_of=self)
+
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened so far, oldest first (see :mod:`.log` for the kinds).
+
+        Decoded from the log on first use and extended on later calls."""
+        made = self._events
+        log = self._log
+        at = self._events_at
+        if at < len(log):
+            players = self.game.players
+            while at < len(log):
+                event, at = decode(log, at, players)
+                made.append(event)
+            self._events_at = at
+        return made
+
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        # The given events stand for everything logged so far; later happenings follow.
+        self._events = list(value)
+        self._events_at = len(self._log)
+
+    @property
+    def history(self) -> list[Action]:
+        """The actions played so far, oldest first (the shared action objects).
+
+        Decoded from the ids on first use and extended on later calls."""
+        made = self._history
+        ids = self._ids
+        if len(made) < len(ids):
+            made.extend([ACTIONS[i] for i in ids[len(made):]])
+        return made
+
+    @history.setter
+    def history(self, value: list[Action]) -> None:
+        self._ids = bytearray(action_id(a) for a in value)
+        self._history = []
 
     def observation(self, seat: Seat | None) -> K20Observation:
         from kartentisch.games.krumme20.observation import observe
@@ -510,118 +679,136 @@ class K20State(State[Action, "K20Observation"]):
     # ----------------------------------------------------------------- transitions
     def apply_unchecked(self, aid: int) -> None:
         """Apply a legal action id without any check (the search fast path; the checked
-        entry points are the base class's ``apply`` and ``apply_id``)."""
-        action = ACTIONS[aid]
+        entry points are the base class's ``apply`` and ``apply_id``).
+
+        Dispatched on the id's range (see :mod:`.actions` for the layout), so no action
+        object is looked at; every happening goes to the log as a word (:mod:`.log`)."""
         seat = self._current
-        self.history.append(action)
+        self._ids.append(aid)
         self._legal = None
-        phase = self.phase
-        # The two commonest actions by id (plays are ids 0-4), then the rest by exact class
-        # (the shared objects of ACTIONS): cheaper than isinstance chains.
+        log = self._log
+        # The commonest actions first: plays (ids 0-4), pass, draw.
         if aid < _SECOND:
-            self._play(seat, aid - _PLAY)
+            self._play(seat, aid)
         elif aid == PASS_ID:
-            self.events.append(Event("pass", seat, {"step": phase}))
-        elif type(action) is Draw:
+            log.append(L_PASS | (seat + 1) << 5 | STEP_CODE[self.phase] << 8)
+        elif aid == _DRAW:
+            phase = self.phase
             card = self._draw_one(seat)
-            self.events.append(Event("draw", seat, {"up": self.face[card], "step": phase}))
+            log.append(L_DRAW | (seat + 1) << 5
+                       | (self.face[card] | STEP_CODE[phase] << 3) << 8)
             if phase == DRAW2:
                 self.draws_left -= 1
                 if self.draws_left > 0:
                     self.queue.insert(0, (DRAW2, seat))
-        elif type(action) is Second:
-            self._second(seat, action.index)
-        elif type(action) is Throw:
-            self._throw(seat, action.index)
-        elif type(action) is Flip:
-            card = self.hands[action.seat][action.index]
+        elif aid < _THROW:
+            self._second(seat, aid - _SECOND)
+        elif aid < _FLIP:
+            self._throw(seat, aid - _THROW)
+        elif aid < _FLIPSCORE:
+            owner, index = divmod(aid - _FLIP, MAX_HAND)
+            card = self.hands[owner][index]
             self._flip(card)
-            self.events.append(Event("flip", seat, {"owner": action.seat, "index": action.index,
-                                                    "card": self._public_text(card)}))
-        elif type(action) is FlipScore:
-            card = self.scores[seat][action.index]
+            log.append(L_FLIP | (seat + 1) << 5
+                       | (owner | index << 3 | self._public(card) << 6) << 8)
+        elif aid < _TAKE:
+            index = aid - _FLIPSCORE
+            card = self.scores[seat][index]
             self._flip(card)
-            self.events.append(Event("flip_score", seat, {"index": action.index,
-                                                          "card": self._public_text(card)}))
-        elif type(action) is Take:
-            card = self.hands[action.seat].pop(action.index)
+            log.append(L_FLIP_SCORE | (seat + 1) << 5 | (index | self._public(card) << 6) << 8)
+        elif aid < _TAKESCORE:
+            owner, index = divmod(aid - _TAKE, MAX_HAND)
+            card = self.hands[owner].pop(index)
             self._to_hand(seat, card)
-            self.events.append(Event("take", seat, {"from": action.seat, "index": action.index,
-                                                    "up": self.face[card]}))
-            self.queue.insert(0, (LOSS, action.seat))
-        elif type(action) is TakeScore:
-            card = self.scores[seat].pop(action.index)
+            log.append(L_TAKE | (seat + 1) << 5 | (owner | index << 3 | self.face[card] << 6) << 8)
+            self.queue.insert(0, (LOSS, owner))
+        elif aid < _TAKEDRAW:
+            index = aid - _TAKESCORE
+            card = self.scores[seat].pop(index)
             self.cross[card] = False
             self._to_hand(seat, card)
-            self.events.append(Event("take_score", seat, {"index": action.index,
-                                                          "up": self.face[card]}))
-        elif type(action) is TakeDraw:
+            log.append(L_TAKE_SCORE | (seat + 1) << 5 | (index | self.face[card] << 6) << 8)
+        elif aid == _TAKEDRAW:
             card = self._draw_one(seat)
-            self.events.append(Event("take_draw", seat, {"up": self.face[card]}))
-        elif type(action) is TakeDiscard:
+            log.append(L_TAKE_DRAW | (seat + 1) << 5 | self.face[card] << 8)
+        elif aid == _TAKEDISCARD:
             card = self.abwurf.pop()
             self._to_hand(seat, card)
-            self.events.append(Event("take_discard", seat, {"up": self.face[card]}))
-        elif type(action) is SitOut:
+            log.append(L_TAKE_DISCARD | (seat + 1) << 5 | self.face[card] << 8)
+        elif aid == _SITOUT:
             victim = (seat + 1) % self.game.players
             self.sitting_out[victim] = True
-            self.events.append(Event("sitout", seat, {"victim": victim}))
+            log.append(L_SITOUT | (seat + 1) << 5 | victim << 8)
             self.queue.insert(0, (SITOUT, victim))
-        elif type(action) is Lowest:
-            card = self.hands[seat].pop(action.index)
-            self._to_score(seat, card, crosswise=False)
-            self.events.append(Event("lowest", seat, {"card": self._public_text(card),
-                                                      "step": phase}))
-        elif type(action) is Claim33:
-            self._claim33(seat, action.indices)
-        elif type(action) is ClaimSum:
-            self._claim_sum(seat, action.down)
-        self._refill()
+        elif aid < _CLAIM33:
+            phase = self.phase
+            card = self.hands[seat].pop(aid - _LOWEST)
+            self._to_score(seat, card, False)
+            log.append(L_LOWEST | (seat + 1) << 5
+                       | (self._public(card) | STEP_CODE[phase] << 6) << 8)
+        elif aid < _SUM_UP:
+            self._claim33(seat, aid - _CLAIM33)
+        else:
+            self._claim_sum(seat, aid == _SUM_DOWN)
+        # _refill's usual case inline: every seat holds a card, or nothing is left to draw.
+        if self.draw and not all(self.hands):
+            self._refill()
         self._next_step()
+
+    def _public(self, card: int) -> int:
+        """The card's public code for the log: each side as everybody knows it (7: not
+        everybody), see :func:`.log.public_code`."""
+        every = self.all_mask
+        up = self.face[card] if self.kup[card] == every else UNKNOWN
+        down = self.back[card] if self.kdown[card] == every else UNKNOWN
+        return up | down << 3
 
     def _public_text(self, card: int) -> str:
         """The card as everybody knows it."""
-        every = self.all_mask
-        up = self.face[card] if self.kup[card] == every else None
-        down = self.back[card] if self.kdown[card] == every else None
-        return card_text(up, down)
+        return CARD_TEXTS[self._public(card)]
 
     def _reveal_up(self, card: int) -> None:
         self.kup[card] = self.all_mask
 
     def _flip(self, card: int) -> None:
         """Turn ``card`` over where it lies; the side now up is seen by everybody."""
-        self.face[card], self.back[card] = self.back[card], self.face[card]
-        self.kup[card], self.kdown[card] = self.all_mask, self.kup[card]
+        face, back, kup, kdown = self.face, self.back, self.kup, self.kdown
+        face[card], back[card] = back[card], face[card]
+        kup[card], kdown[card] = self.all_mask, kup[card]
 
     def _to_hand(self, seat: int, card: int) -> None:
         self.hands[seat].append(card)
         self.kup[card] = self.all_mask
-        if self.game.options.peek_own:
+        if self.peek_own:
             self.kdown[card] |= 1 << seat
 
-    def _to_score(self, seat: int, card: int, *, crosswise: bool) -> None:
+    def _to_score(self, seat: int, card: int, crosswise: bool) -> None:
         self.scores[seat].append(card)
         self.cross[card] = crosswise
         self.kup[card] = self.all_mask
-        self.events.append(Event("score", seat, {"card": self._public_text(card),
-                                                 "crosswise": crosswise}))
+        self._log.append(L_SCORE | (seat + 1) << 5 | (self._public(card) | crosswise << 6) << 8)
 
     def _draw_one(self, seat: int) -> int:
-        card = self.draw.pop()
+        draw = self.draw
+        card = draw.pop()
         self._to_hand(seat, card)
-        self._draw_changed()
+        # _draw_changed's usual case inline: the new top shows (when it does) and stays.
+        if draw:
+            if self.draw_top_visible:
+                self.kup[draw[-1]] = self.all_mask
+        else:
+            self._draw_changed()
         return card
 
     def _draw_changed(self) -> None:
         """Show the new top of the draw pile; start the final lap when it ran out."""
         if self.draw:
-            if self.game.options.draw_top_visible:
+            if self.draw_top_visible:
                 self._reveal_up(self.draw[-1])
         elif self.final_turns is None:
             final_lap = self.game.options.end == "final_lap"
             self.final_turns = self.game.players if final_lap else 0
-            self.events.append(Event("draw_pile_empty", self.turn, {"final_lap": final_lap}))
+            self._log.append(L_DRAW_PILE_EMPTY | (self.turn + 1) << 5 | final_lap << 8)
 
     def _refill(self) -> None:
         """Whoever holds no personal card draws 3 at once (fewer if fewer remain)."""
@@ -634,47 +821,51 @@ class K20State(State[Action, "K20Observation"]):
                 count = min(3, len(self.draw))
                 for _ in range(count):
                     self._draw_one(s)
-                self.events.append(Event("refill", s, {"count": count}))
+                self._log.append(L_REFILL | (s + 1) << 5 | count << 8)
 
-    def _foul(self, seat: int, kind: str) -> list[tuple[str, int]]:
-        """Record a foul by ``seat``; the reward steps for the other players.
+    def _foul(self, seat: int, kind: int) -> list[tuple[str, int]]:
+        """Record a foul of ``kind`` (:data:`.log.FOUL_KINDS`) by ``seat``; the reward steps
+        for the other players.
 
         A player who sits out (made to by a 4, until their turn is skipped) may do nothing
         but take their compensation, so by default they get no reward step (the option
         ``sitout_foul_reward`` gives them one).
         """
         self.fouls[seat] += 1
-        self.events.append(Event("foul", seat, {"kind": kind}))
+        self._log.append(L_FOUL | (seat + 1) << 5 | kind << 8)
         n = self.game.players
-        others = [(seat + k) % n for k in range(1, n)]
-        if not self.game.options.sitout_foul_reward:
-            sitting = self.sitting_out
-            others = [s for s in others if not sitting[s]]
-        return [(FOUL, s) for s in others]
+        reward_sitting = self.game.options.sitout_foul_reward
+        sitting = self.sitting_out
+        steps: list[tuple[str, int]] = []
+        for k in range(1, n):
+            s = (seat + k) % n
+            if reward_sitting or not sitting[s]:
+                steps.append((FOUL, s))
+        return steps
 
-    def _land(self, seat: int, card: int, required: int | None, kind: str,
-              index: int) -> tuple[int, str | None]:
+    def _land(self, seat: int, card: int, second: bool, index: int) -> tuple[int, int]:
         """Put ``card`` onto the Ablagestapel for ``seat``; resolve the total.
 
-        Returns the counting number and the kind of foul (None when lawful). ``required``
-        is the number the card was announced as (the 5 on 15). ``kind`` and ``index`` name
-        the event (``play`` or ``second``), logged before the total is resolved.
+        Returns the counting number and the kind of foul (:data:`NO_FOUL` when lawful).
+        ``second``: the card was announced as a 5 (the second card on 15); it is logged as
+        ``second`` rather than ``play``, with its hand ``index``, before the total is
+        resolved.
         """
-        opts = self.game.options
-        if opts.play_flips:
+        if self.play_flips:
             self._flip(card)
         else:
-            self._reveal_up(card)
+            self.kup[card] = self.all_mask
         ablage = self.ablage
         ablage.append(card)
         number = self.face[card]
-        foul: str | None = None
-        if required is not None and number != required:
-            foul = "second_not_five"
-        self.total += number
-        self.events.append(Event(kind, seat, {"index": index, "number": number,
-                                              "card": self._public_text(card),
-                                              "total": self.total}))
+        foul = NO_FOUL
+        if second and number != 5:
+            foul = F_SECOND_NOT_FIVE
+        total = self.total + number
+        self.total = total
+        log = self._log
+        log.append((L_SECOND if second else L_PLAY) | (seat + 1) << 5
+                   | (index | number << 3 | self._public(card) << 6 | total << 12) << 8)
         zeros_turned = False
         if number == 0:
             self.zeros += 1
@@ -683,29 +874,31 @@ class K20State(State[Action, "K20Observation"]):
                 zeros_turned = True
                 three = ablage[-3:]
                 for c in three:
-                    self.total -= self.face[c]
+                    total -= self.face[c]
                     self._flip(c)
-                    self.total += self.face[c]
-                self.events.append(Event("three_zeros", seat, {
-                    "cards": [self._public_text(c) for c in three], "total": self.total}))
+                    total += self.face[c]
+                self.total = total
+                log.append(L_THREE_ZEROS | (seat + 1) << 5
+                           | (self._public(three[0]) | self._public(three[1]) << 6
+                              | self._public(three[2]) << 12 | total << 18) << 8)
         else:
             self.zeros = 0
-        target = opts.target
-        if self.total == target:
+        target = self.target
+        if total == target:
             top = ablage.pop()
             self.abwurf.extend(ablage)
             ablage.clear()
-            if foul is None:
-                self.events.append(Event("twenty", seat, {"card": self._public_text(top)}))
-                self._to_score(seat, top, crosswise=not self.hands[seat])
+            if foul == NO_FOUL:
+                log.append(L_TWENTY | (seat + 1) << 5 | self._public(top) << 8)
+                self._to_score(seat, top, not self.hands[seat])
             else:
                 self.abwurf.append(top)  # an unlawful card never scores
             self.total = 0
             self.zeros = 0
-        elif self.total > target:
-            if foul is None:
-                foul = "three_zeros_over" if zeros_turned else "over"
-            self.events.append(Event("over", seat, {"total": self.total}))
+        elif total > target:
+            if foul == NO_FOUL:
+                foul = F_THREE_ZEROS_OVER if zeros_turned else F_OVER
+            log.append(L_OVER | (seat + 1) << 5 | total << 8)
             self.abwurf.extend(ablage)
             ablage.clear()
             self.total = 0
@@ -714,39 +907,43 @@ class K20State(State[Action, "K20Observation"]):
 
     def _play(self, seat: int, index: int) -> None:
         card = self.hands[seat].pop(index)
-        number, foul = self._land(seat, card, None, "play", index)
+        number, foul = self._land(seat, card, False, index)
         self.value = number
-        steps: list[tuple[str, int]] = []
-        if foul is not None:
-            steps += self._foul(seat, foul)
-        if (foul is None or self.game.options.foul_keeps_action) and number in ACTION_PHASE:
-            steps.append((ACTION_PHASE[number], seat))
+        if foul == NO_FOUL:
+            steps: list[tuple[str, int]] = []
+        else:
+            steps = self._foul(seat, foul)
+        if number < 5 and (foul == NO_FOUL or self.game.options.foul_keeps_action):
+            steps.append((ACTION_STEPS[number], seat))
             self.draws_left = 2 if number == 2 else 0
-        steps += [(FIVE, seat), (AFTER, seat)]
+        steps.append((FIVE, seat))
+        steps.append((AFTER, seat))
         self.queue = steps
 
     def _second(self, seat: int, index: int) -> None:
         card = self.hands[seat].pop(index)
         self.second_done = True
-        _number, foul = self._land(seat, card, 5, "second", index)
-        if foul is not None:
+        _number, foul = self._land(seat, card, True, index)
+        if foul != NO_FOUL:
             self.queue = self._foul(seat, foul) + self.queue
 
     def _throw(self, seat: int, index: int) -> None:
         card = self.hands[seat].pop(index)
-        if self.game.options.play_flips:
+        if self.play_flips:
             self._flip(card)
         else:
             self._reveal_up(card)
         self.abwurf.append(card)
         number = self.face[card]
-        self.events.append(Event("throw", seat, {"index": index, "number": number}))
+        self._log.append(L_THROW | (seat + 1) << 5 | (index | number << 3) << 8)
         if number == 3:
             self.queue.insert(0, (THROW, seat))
         else:
-            self.queue = self._foul(seat, "throw_not_three") + self.queue
+            self.queue = self._foul(seat, F_THROW_NOT_THREE) + self.queue
 
-    def _claim33(self, seat: int, indices: tuple[int, int, int]) -> None:
+    def _claim33(self, seat: int, triple: int) -> None:
+        """Show the personal cards ``TRIPLES[triple]`` as 3/3 cards."""
+        indices = TRIPLES[triple]
         hand = self.hands[seat]
         cards = [hand[i] for i in indices]
         for i in sorted(indices, reverse=True):
@@ -756,16 +953,17 @@ class K20State(State[Action, "K20Observation"]):
             self.kup[c] = every
             self.kdown[c] = every
         true = all(self.face[c] == 3 and self.back[c] == 3 for c in cards)
-        self.events.append(Event("claim33", seat, {"indices": list(indices), "true": true,
-                                                   "cards": [self.card_text(c) for c in cards]}))
+        self._log.append(L_CLAIM33 | (seat + 1) << 5
+                         | (triple | true << 4 | self._public(cards[0]) << 5
+                            | self._public(cards[1]) << 11 | self._public(cards[2]) << 17) << 8)
         steps: list[tuple[str, int]] = []
         if true:
             empty = not hand
             for k, c in enumerate(cards):
-                self._to_score(seat, c, crosswise=empty and k == 0)
+                self._to_score(seat, c, empty and k == 0)
         else:
             self.abwurf.extend(cards)
-            steps = self._foul(seat, "claim33")
+            steps = self._foul(seat, F_CLAIM33)
         self.queue = [*steps, (self.phase, seat), *self.queue]
 
     def _claim_sum(self, seat: int, down: bool) -> None:
@@ -776,19 +974,21 @@ class K20State(State[Action, "K20Observation"]):
             for c in cards:
                 self._flip(c)
         numbers = [self.face[c] for c in cards]
-        true = sum(numbers) == self.game.options.target
-        self.events.append(Event("claim_sum", seat, {"down": down, "true": true,
-                                                     "numbers": numbers}))
+        true = sum(numbers) == self.target
+        packed = down | true << 1 | len(numbers) << 2
+        for k, v in enumerate(numbers):
+            packed |= v << (5 + 3 * k)
+        self._log.append(L_CLAIM_SUM | (seat + 1) << 5 | packed << 8)
         steps: list[tuple[str, int]] = []
         if true:
             best = max(range(len(cards)), key=lambda k: (numbers[k], -k))
             for k, c in enumerate(cards):
                 if k != best:
                     self.abwurf.append(c)
-            self._to_score(seat, cards[best], crosswise=True)
+            self._to_score(seat, cards[best], True)
         else:
             self.abwurf.extend(cards)
-            steps = self._foul(seat, "claim_sum")
+            steps = self._foul(seat, F_CLAIM_SUM)
         self.queue = [*steps, (self.phase, seat), *self.queue]
 
     # ----------------------------------------------------------------- flow
@@ -799,11 +999,17 @@ class K20State(State[Action, "K20Observation"]):
         everybody sees which steps are skipped, so the skipping must not reveal a side that
         only the acting seat knows.
         """
+        queue = self.queue
         while self.phase != OVER:
-            if not self.queue:
+            if not queue:
                 self._end_turn()
+                queue = self.queue
                 continue
-            kind, seat = self.queue.pop(0)
+            kind, seat = queue.pop(0)
+            # The second card on 15 is offered only at target - 5: skipped at once otherwise
+            # (the commonest skipped step; _generate would find nothing for anybody).
+            if kind == FIVE and self.total != self.target - 5:
+                continue
             self.phase = kind
             self._current = seat
             # _legal_now inlined (this runs for every step of every action).
@@ -819,23 +1025,25 @@ class K20State(State[Action, "K20Observation"]):
     def _end_turn(self) -> None:
         n = self.game.players
         limit = self.game.options.turn_limit
+        log = self._log
         if limit and self.turns >= limit and self.final_turns is None:
             self.final_turns = n
-            self.events.append(Event("turn_limit", None, {"turns": self.turns}))
+            log.append(L_TURN_LIMIT | self.turns << 8)
         seat = self.turn
         while True:
-            if self.final_turns is not None:
-                if self.final_turns == 0:
+            final_turns = self.final_turns
+            if final_turns is not None:
+                if final_turns == 0:
                     self._game_over()
                     return
-                self.final_turns -= 1
+                self.final_turns = final_turns - 1
             seat = (seat + 1) % n
             if self.sitting_out[seat]:
                 self.sitting_out[seat] = False
-                self.events.append(Event("sat_out", seat, {}))
+                log.append(L_SAT_OUT | (seat + 1) << 5)
                 continue
             if not self.hands[seat]:
-                self.events.append(Event("no_card", seat, {}))
+                log.append(L_NO_CARD | (seat + 1) << 5)
                 continue
             break
         self._begin_turn(seat)
@@ -847,15 +1055,15 @@ class K20State(State[Action, "K20Observation"]):
         self.second_done = False
         self.draws_left = 0
         self.queue = [(TURN, seat)]
-        self.events.append(Event("turn", seat, {"turn": self.turns, "total": self.total}))
+        self._log.append(L_TURN | (seat + 1) << 5 | (self.total | self.turns << 8) << 8)
 
     def _game_over(self) -> None:
         self.phase = OVER
         self._current = TERMINAL
         self.queue = []
         self._legal = ()
-        self.events.append(Event("game_over", None, {"scores": self.final_scores(),
-                                                     "winners": self.winners()}))
+        self._log.append(L_GAME_OVER)
+        self._log.append(pack_scores(self.final_scores()))
 
     def _deal(self) -> None:
         game = self.game
@@ -877,6 +1085,9 @@ class K20State(State[Action, "K20Observation"]):
         self._draw_changed()
         sums = [sum(self.face[c] for c in h) for h in self.hands]
         start = sums.index(max(sums))  # ties: the first from seat 0 clockwise
-        self.events.append(Event("deal", None, {"sums": sums, "start": start}))
+        packed = start
+        for s, v in enumerate(sums):
+            packed |= v << (3 + 4 * s)
+        self._log.append(L_DEAL | packed << 8)
         self._begin_turn(start)
         self._next_step()
