@@ -145,7 +145,7 @@ def test_batch_stepper_stacks_rows_and_resets_finished_games() -> None:
 
 @pytest.mark.parametrize(("game", "players"), [("krass-kariert", 3), ("krass-kariert", 4),
                                               ("krass-kariert", 5), ("casino", 3),
-                                              ("krumme20", 4)])
+                                              ("krumme20", 4), ("krumme20", 6)])
 def test_batch_stepper_rows_match_single_tables(game: str, players: int) -> None:
     """Row i's arrays are exactly what its table's seat to act sees, and that is the
     reference encoding of the seat's observation with the tokens chosen so far."""

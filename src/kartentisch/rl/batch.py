@@ -55,6 +55,9 @@ class BatchStepper:
         self._row_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.obs_size
         self._mask_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.num_tokens
         self.games_finished = 0
+        self._joined = (self.encoding.joins_bytes and self.encoding.single_token
+                        and not self.encoding.writes_rows)
+        """Rows as bytes joined from blocks (single tokens: no prefix to add)."""
         for table in self.tables:
             table.new_game(self._new_seed())
 
@@ -117,7 +120,9 @@ class BatchStepper:
         are gathered (relative to its row) and shifted by the row's offset at once."""
         obs = self._obs
         masks = self._masks
-        obs.fill(0.0)
+        joined = self._joined
+        if not joined:
+            obs.fill(0.0)  # (joined rows overwrite every cell)
         masks.fill(0)
         ones: list[int] = []
         where: list[int] = []
@@ -127,11 +132,15 @@ class BatchStepper:
         n_where: list[int] = []
         n_allowed: list[int] = []
         current: list[int] = []
-        vectorized = self.encoding.writes_rows
+        encoding = self.encoding
+        vectorized = encoding.writes_rows
+        rows: list[bytes] = []
         for table in self.tables:
             decision = table.decision
             assert decision is not None  # finished games were replaced
-            if not vectorized:
+            if joined:
+                rows.append(encoding.state_bytes(table.state, table.state.current_player))
+            elif not vectorized:
                 o, w, v = table.acting_entries()
                 ones += o
                 where += w
@@ -143,7 +152,9 @@ class BatchStepper:
             n_allowed.append(len(tokens))
             current.append(table.state.current_player)
         if vectorized:  # single-token encodings only: no prefix to add
-            self.encoding.write_rows([t.state for t in self.tables], current, obs)
+            encoding.write_rows([t.state for t in self.tables], current, obs)
+        elif joined:
+            obs.reshape(-1)[:] = np.frombuffer(b"".join(rows), dtype=np.float32)
         else:
             width = self._row_starts
             obs.put(np.add(ones, np.repeat(width, n_ones)), 1.0)

@@ -41,6 +41,7 @@ import numpy as np
 from kartentisch.games.krumme20.actions import ACTIONS, MAX_HAND, NUM_ACTIONS, format_action
 from kartentisch.games.krumme20.cards import DECK_SIZE
 from kartentisch.games.krumme20.state import PHASES
+from kartentisch.rl.encodings import k20_bytes
 from kartentisch.rl.encodings.base import Encoding, Vector
 
 SEATS: Final = 6
@@ -75,6 +76,7 @@ class Krumme20Encoding(Encoding):
     """The Krumme20 encoding described in the module docstring."""
 
     single_token = True
+    joins_bytes = True
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
@@ -83,6 +85,9 @@ class Krumme20Encoding(Encoding):
         self.feature_size = NUM_ACTIONS
         self._players: int = game.players
         self._target: int = game.options.target
+        n = game.players
+        self._seat_order = [[(me + r) % n for r in range(n)] for me in range(n)]
+        self._constants = k20_bytes.constants(n, self._target)
 
     def token_name(self, token: int) -> str:
         return format_action(ACTIONS[token])
@@ -312,6 +317,12 @@ class Krumme20Encoding(Encoding):
             ones = [offset + i for i in ones]
             where = [offset + i for i in where]
         return ones, where, values
+
+    def state_bytes(self, state: Any, seat: int) -> bytes:
+        """The cheapest path to one vector: ``encode_state(state, seat).tobytes()``, the
+        same bytes, joined from precomputed float32 blocks (:mod:`.k20_bytes`; it reads what
+        :meth:`state_entries` reads)."""
+        return k20_bytes.state_bytes(state, seat, self._seat_order[seat], self._constants)
 
     def action_features(self, observation: Any, action_id: int) -> Vector:
         out = np.zeros(NUM_ACTIONS, dtype=np.float32)
