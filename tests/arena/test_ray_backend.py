@@ -1,12 +1,22 @@
-"""The Ray backend plays the same games as the local backend (marked ``ray``).
+"""The Ray backend plays the same games as the local backend, and a stopped Ray run ends as a
+local one does: SIGTERM with 143, Ctrl-C to the process group with 130, every finished game
+kept, no traceback (the issue's "exit codes the same on the local and the Ray backend").
 
-Starting Ray takes some twenty seconds, a large share of the quick suite, so this test runs
-with ``KARTENTISCH_SOAK=1`` (``make soak``) and when asked for by its marker
-(``pytest -m ray``).
+Ray's start-up is slow (a GCS, a raylet and agent processes: some 6-12 s of wall time on two
+loaded cores), so every case runs in this one test, at the same time: two ``arena --backend
+ray`` processes, each starting its own local Ray as a user's command does, one stopped with
+SIGTERM and one with Ctrl-C to its process group, and a local-backend run of the first's
+lineup and seed to compare their records with. The runs schedule 10^9 games, lazily.
+
+``make test`` starts this test (marked ``ray``) in the background before ruff and mypy and
+runs the rest of the suite beside it (``-m "not ray"``), so that Ray's start-up overlaps the
+other work instead of adding to it (xdist would schedule a one-test file last).
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
 import os
 import signal
@@ -14,10 +24,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 
-from kartentisch.arena import run_arena
+pytestmark = pytest.mark.ray
+
+LINEUP = "heuristic,random,ismcts:iterations=3:rollout=random"
+"""A search bot, a heuristic and a random bot: records that show any difference in seeding."""
+DEADLINE = 240.0
+"""Seconds a run may take to finish its first games (Ray's start on a busy machine)."""
 
 
 def _interruptible() -> None:
@@ -25,59 +41,109 @@ def _interruptible() -> None:
     and Python then installs no KeyboardInterrupt handler), so the test's Ctrl-C reaches it."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-def _wanted(config: pytest.Config) -> bool:
-    return os.environ.get("KARTENTISCH_SOAK") == "1" or "ray" in str(
-        config.getoption("markexpr", default=""))
+
+def _arena(out: Path, *extra: str, group: bool = False,
+           stderr: int | IO[bytes] = subprocess.PIPE) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "kartentisch.cli", "arena", "krass-kariert", "--bots", LINEUP,
+         "--seed", "12", "--no-progress", "--out", str(out), *extra],
+        preexec_fn=_interruptible, stdout=subprocess.DEVNULL, stderr=stderr, cwd=out.parent,
+        env={**os.environ, "LANG": "C", "RAY_USAGE_STATS_ENABLED": "0"},
+        start_new_session=group)
 
 
-@pytest.mark.ray
-def test_ray_backend_equals_local_backend(pytestconfig: pytest.Config) -> None:
-    if not _wanted(pytestconfig):
-        pytest.skip("Ray start-up is slow: runs with KARTENTISCH_SOAK=1 or -m ray")
-    pytest.importorskip("ray")
-    lineup = "heuristic,random,ismcts:iterations=3:rollout=random"
-    local = run_arena("krass-kariert", lineup, 6, seed=12, workers=2)
-    remote = run_arena("krass-kariert", lineup, 6, seed=12, workers=2, backend="ray")
-    assert remote.records == local.records
-    assert remote.summary(timings=False) == local.summary(timings=False)
-
-
-@pytest.mark.ray
-@pytest.mark.parametrize(("stop", "code", "group"), [
-    (signal.SIGTERM, 143, False), (signal.SIGINT, 130, True)])
-def test_ray_run_stops_with_the_local_exit_codes(stop: signal.Signals, code: int, group: bool,
-                                                 tmp_path: Path,
-                                                 pytestconfig: pytest.Config) -> None:
-    """SIGTERM gives 143 and Ctrl-C to the process group 130 on Ray as on the local backend
-    (Ray's own SIGTERM handler would exit with 15), with every finished game kept and no
-    traceback; 10^9 games are scheduled lazily here too."""
-    if not _wanted(pytestconfig):
-        pytest.skip("Ray start-up is slow: runs with KARTENTISCH_SOAK=1 or -m ray")
-    pytest.importorskip("ray")
-    out = tmp_path / "games.jsonl"
-    proc = subprocess.Popen(
-        preexec_fn=_interruptible, args=
-        [sys.executable, "-m", "kartentisch.cli", "arena", "krass-kariert", "--bots", "random",
-         "--games", "1000000000", "--workers", "2", "--backend", "ray", "--no-progress",
-         "--out", str(out)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,
-        env={**os.environ, "LANG": "C"}, start_new_session=group)
+def _lines(path: Path) -> list[str]:
+    """The complete lines of ``path`` (a line being written is left out)."""
     try:
-        deadline = time.monotonic() + 180
-        while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        text = path.read_text()
+    except FileNotFoundError:
+        return []
+    return text.splitlines()[: text.count("\n")]
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (from /proc): Ray's GCS, raylet, agents and workers."""
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            tree.setdefault(parent, []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in tree.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+def _kill(pids: set[int]) -> None:
+    for pid in _alive(pids):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs Ray")
+def test_ray_runs_equal_local_runs_and_stop_with_the_local_exit_codes(tmp_path: Path) -> None:
+    term_out, int_out, local_out = (tmp_path / name for name in
+                                    ("term.jsonl", "int.jsonl", "local.jsonl"))
+    ray_args = ("--games", "1000000000", "--workers", "1", "--backend", "ray")
+    runs = {
+        "term": (_arena(term_out, *ray_args), signal.SIGTERM, 143, 3),
+        "int": (_arena(int_out, *ray_args, group=True), signal.SIGINT, 130, 1),
+    }
+    local = _arena(local_out, "--games", "9", "--workers", "1", stderr=subprocess.DEVNULL)
+    below: set[int] = set()
+    try:
+        assert local.wait(timeout=DEADLINE) == 0
+        waiting = dict(runs)
+        deadline = time.monotonic() + DEADLINE
+        while waiting and time.monotonic() < deadline:
+            for name, (proc, stop, _code, games) in list(waiting.items()):
+                assert proc.poll() is None, (name, proc.stderr.read() if proc.stderr else "")
+                if len(_lines(tmp_path / f"{name}.jsonl")) >= games:
+                    below |= _descendants(proc.pid)
+                    if stop == signal.SIGINT:
+                        os.killpg(proc.pid, stop)  # Ctrl-C reaches the terminal's group
+                    else:
+                        proc.send_signal(stop)
+                    del waiting[name]
             time.sleep(0.1)
-        assert out.stat().st_size, "no game finished"
-        if group:
-            os.killpg(proc.pid, stop)
-        else:
-            proc.send_signal(stop)
-        assert proc.wait(timeout=120) == code
-        error = proc.stderr.read().decode() if proc.stderr else ""
-        assert "Traceback" not in error and "Stopped after" in error
-        lines = out.read_text().splitlines()
-        assert lines and all(json.loads(line)["format"] for line in lines)
+        assert not waiting, f"no game finished on Ray in {DEADLINE:.0f} s: {sorted(waiting)}"
+        for name, (proc, _stop, code, _games) in runs.items():
+            assert proc.wait(timeout=120) == code, name
+            error = proc.stderr.read().decode() if proc.stderr else ""
+            assert "Traceback" not in error and "Stopped after" in error, (name, error)
+            records = [json.loads(line) for line in _lines(tmp_path / f"{name}.jsonl")]
+            assert records and all(r["format"] == "kartentisch-record/3" for r in records)
+        # The games the SIGTERM run finished are the local backend's first games, exactly.
+        remote, expected = _lines(term_out), _lines(local_out)
+        shared = min(len(remote), len(expected))
+        assert shared >= 3 and remote[:shared] == expected[:shared]
+        # Ray's processes end with the run (none is left behind for the rest of the suite).
+        stop_by = time.monotonic() + 30
+        while _alive(below) and time.monotonic() < stop_by:
+            time.sleep(0.2)
+        assert not _alive(below), "Ray processes outlived the run"
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        for proc in [local, *(run[0] for run in runs.values())]:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        _kill(below)
