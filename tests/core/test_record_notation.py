@@ -44,3 +44,40 @@ def test_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert action_texts(game, [copy.copy(a) for a in history]) == [
             game.format_action(a) for a in history]
         assert len(records._NOTATIONS[game]) <= 5 + len(history)
+
+
+class _ById:
+    """A state that tells its history by ids only (``history_ids``)."""
+
+    def __init__(self, state) -> None:  # type: ignore[no-untyped-def]
+        self.game = state.game
+        self._ids = [state.game.action_to_id(a) for a in state.history]
+
+    @property
+    def history(self) -> list[object]:
+        raise AssertionError("the ids suffice")
+
+    def history_ids(self) -> list[int]:
+        return self._ids
+
+
+@pytest.mark.parametrize("name", ["krass-kariert", "casino", "krumme20"])
+def test_texts_from_history_ids(name: str) -> None:
+    game, state = _finished(name, 11)
+    expected = [game.format_action(a) for a in state.history]
+    assert records.history_texts(_ById(state)) == expected
+    assert records.history_texts(_ById(state)) == expected  # from the memo
+    assert records.history_texts(state) == expected
+
+
+@pytest.mark.parametrize("name", ["krass-kariert", "casino", "krumme20"])
+def test_history_ids_where_a_game_offers_them_match_its_history(name: str) -> None:
+    game, state = _finished(name, 5)
+    if not hasattr(state, "history_ids"):
+        pytest.skip(f"{name} does not offer history_ids (optional)")
+    assert list(state.history_ids()) == [game.action_to_id(a) for a in state.history]
+    half = game.new_initial_state(5)
+    for action in state.history[: len(state.history) // 2]:
+        half.apply(action)
+    clone = half.clone()
+    assert list(clone.history_ids()) == [game.action_to_id(a) for a in half.history]

@@ -29,7 +29,7 @@ import os
 import sys
 import tempfile
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
@@ -61,6 +61,10 @@ needed. Games hand out the same action object for the same move (interned), so t
 object's identity finds it faster than its hash; the entry holds the action, so its id
 cannot be reused by another object while the entry exists."""
 
+_ID_NOTATIONS: weakref.WeakKeyDictionary[Game[Any, Any, Any], dict[int, str]] = (
+    weakref.WeakKeyDictionary())
+"""Per game: action id -> its text notation, for states that tell their history by ids."""
+
 RETURNS_TOLERANCE: Final = 1e-9
 """How far a record's returns may differ from the replayed ones (rounding in other tools)."""
 
@@ -88,6 +92,40 @@ def action_texts(game: Game[Any, Any, Any], actions: Sequence[Any]) -> list[str]
             known = memo[id(action)] = (action, game.format_action(action))
         texts.append(known[1])
     return texts
+
+
+def id_texts(game: Game[Any, Any, Any], ids: Iterable[int]) -> list[str]:
+    """The text notation of the actions with ``ids``, remembered per game like
+    :func:`action_texts` (no action object is made for an id already seen)."""
+    try:
+        memo = _ID_NOTATIONS[game]
+    except KeyError:
+        memo = _ID_NOTATIONS[game] = {}
+    except TypeError:  # a game that cannot be weakly referenced: format every time
+        return [game.format_action(game.action_from_id(i)) for i in ids]
+    if len(memo) > NOTATION_CACHE_SIZE:
+        memo.clear()
+    get = memo.get
+    texts = []
+    for aid in ids:
+        text = get(aid)
+        if text is None:
+            text = memo[aid] = game.format_action(game.action_from_id(aid))
+        texts.append(text)
+    return texts
+
+
+def history_texts(state: State[Any, Any]) -> list[str]:
+    """The notation of every action played in ``state``, oldest first, as a record holds it.
+
+    A state that keeps its history compactly may offer ``history_ids()``: the ids of
+    ``state.history``, in order, without making the action objects (an optional part of
+    the protocol); the texts then come from the ids. Otherwise from ``state.history``.
+    """
+    ids_of = getattr(state, "history_ids", None)
+    if ids_of is None:
+        return action_texts(state.game, state.history)
+    return id_texts(state.game, ids_of())
 
 
 def _about(text: str, **bounds: Any) -> msgspec.Meta:
@@ -211,7 +249,7 @@ class GameRecord:
             players=game.players,
             seed=state.seed,
             options=game.options_json(),
-            actions=action_texts(game, state.history),
+            actions=history_texts(state),
             seats=list(seats),
             returns=list(state.returns()) if state.is_terminal() else None,
             index=index,
@@ -520,6 +558,8 @@ __all__ = [
     "RecordDocument",
     "RecordFile",
     "action_texts",
+    "history_texts",
+    "id_texts",
     "load_records",
     "read_record_text",
     "read_records",
