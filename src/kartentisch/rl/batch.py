@@ -9,8 +9,10 @@ by a new one whose seed comes from the stepper's generator, so every row always 
 to act.
 
 Speed: rows are encoded through the encodings' fast path (the state's fields that the seat
-to act may know, see :meth:`~kartentisch.rl.encodings.base.Encoding.state_entries`), and the
-rows' entries are written into the stacked arrays with a few numpy calls per step.
+to act may know, as float32 bytes, see
+:meth:`~kartentisch.rl.encodings.base.Encoding.state_bytes`), joined and copied into the
+stacked array at once; masks and a multi-token decision's prefix cells take one numpy call
+each per step.
 
 Learners that choose whole game actions (Deep Monte-Carlo scoring each legal action) use
 :meth:`BatchStepper.observations`, :meth:`BatchStepper.legal_ids` and
@@ -55,9 +57,6 @@ class BatchStepper:
         self._row_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.obs_size
         self._mask_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.num_tokens
         self.games_finished = 0
-        self._joined = (self.encoding.joins_bytes and self.encoding.single_token
-                        and not self.encoding.writes_rows)
-        """Rows as bytes joined from blocks (single tokens: no prefix to add)."""
         for table in self.tables:
             table.new_game(self._new_seed())
 
@@ -116,49 +115,43 @@ class BatchStepper:
         return [token_of(a, self.encoding.num_tokens) for a in actions]
 
     def _write(self) -> None:
-        """Every row's vector and mask, written with a few numpy calls: each row's entries
-        are gathered (relative to its row) and shifted by the row's offset at once."""
+        """Every row's vector and mask, written with a few numpy calls: the rows' vectors
+        are float32 bytes (cached per decision) joined and copied in at once, a
+        multi-token decision's prefix cells and the masks' allowed tokens shifted by their
+        rows' offsets and set at once (or an encoding's own ``write_rows``)."""
         obs = self._obs
         masks = self._masks
-        joined = self._joined
-        if not joined:
-            obs.fill(0.0)  # (joined rows overwrite every cell)
         masks.fill(0)
-        ones: list[int] = []
-        where: list[int] = []
-        values: list[float] = []
         allowed: list[int] = []
-        n_ones: list[int] = []
-        n_where: list[int] = []
         n_allowed: list[int] = []
         current: list[int] = []
-        encoding = self.encoding
-        vectorized = encoding.writes_rows
         rows: list[bytes] = []
+        cells: list[int] = []
+        n_cells: list[int] = []
+        vectorized = self.encoding.writes_rows
         for table in self.tables:
             decision = table.decision
             assert decision is not None  # finished games were replaced
-            if joined:
-                rows.append(encoding.state_bytes(table.state, table.state.current_player))
-            elif not vectorized:
-                o, w, v = table.acting_entries()
-                ones += o
-                where += w
-                values += v
-                n_ones.append(len(o))
-                n_where.append(len(w))
+            if not vectorized:
+                rows.append(table.acting_bytes())
+                if decision.prefix:
+                    prefix = table.prefix_cells()
+                    cells += prefix
+                    n_cells.append(len(prefix))
+                else:
+                    n_cells.append(0)
             tokens = decision.allowed_tokens()
             allowed += tokens
             n_allowed.append(len(tokens))
             current.append(table.state.current_player)
         if vectorized:  # single-token encodings only: no prefix to add
-            encoding.write_rows([t.state for t in self.tables], current, obs)
-        elif joined:
-            obs.reshape(-1)[:] = np.frombuffer(b"".join(rows), dtype=np.float32)
+            obs.fill(0.0)
+            self.encoding.write_rows([t.state for t in self.tables], current, obs)
         else:
-            width = self._row_starts
-            obs.put(np.add(ones, np.repeat(width, n_ones)), 1.0)
-            obs.put(np.add(where, np.repeat(width, n_where)), values)
+            flat = obs.reshape(-1)
+            flat[:] = np.frombuffer(b"".join(rows), dtype=np.float32)
+            if cells:
+                flat.put(np.add(cells, np.repeat(self._row_starts, n_cells)), 1.0)
         masks.put(np.add(allowed, np.repeat(self._mask_starts, n_allowed)), 1)
         self._current[:] = current
 

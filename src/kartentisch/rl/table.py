@@ -2,8 +2,9 @@
 
 The environments (:mod:`.pettingzoo_env`, :mod:`.gymnasium_env`, :mod:`.batch`) share this
 class. It reads every seat's knowledge through the encoding's fast path
-(:meth:`~kartentisch.rl.encodings.base.Encoding.state_entries`: the state's fields that the
-seat may know, the same vector as encoding ``state.observation(seat)``); the state itself is
+(:meth:`~kartentisch.rl.encodings.base.Encoding.state_bytes`: the state's fields that the
+seat may know, the same vector as encoding ``state.observation(seat)``, as float32 bytes
+that numpy reads without converting a number); the state itself is
 used to step, to list the legal ids of the seat to act and to read the returns. The game's
 observation object is built only when asked for (:meth:`Table.observation_to_act`).
 """
@@ -56,9 +57,9 @@ class Table:
         self.decision: Decision | None = None
         self.steps = 0
         """Tokens taken in this game."""
-        self._entries: tuple[list[int], list[int], list[float]] | None = None
-        """The deciding seat's vector entries without the decision's prefix (cached per
-        decision: a multi-token decision re-encodes only its prefix)."""
+        self._bytes: bytes | None = None
+        """The deciding seat's vector (float32 bytes) without the decision's prefix, cached
+        per decision: a multi-token decision adds only its prefix cells at each token."""
         self._lazy_observation = (self.encoding.single_token
                                   or not self.encoding.tokens_need_observation)
 
@@ -70,7 +71,7 @@ class Table:
 
     def _decide(self) -> None:
         state = self.state
-        self._entries = None
+        self._bytes = None
         if state.is_terminal():
             self.decision = None
         elif self._lazy_observation:
@@ -88,20 +89,21 @@ class Table:
             decision.observation = self.state.observation(self.state.current_player)
         return decision.observation
 
-    def acting_entries(self) -> tuple[list[int], list[int], list[float]]:
-        """The entries of the deciding seat's vector with the decision's prefix (see
-        :meth:`Encoding.state_entries`); the lists are fresh only when a prefix is taken,
-        so a caller must not change them."""
+    def acting_bytes(self) -> bytes:
+        """The deciding seat's vector as float32 bytes, without the decision's prefix
+        (:meth:`Encoding.state_bytes`, cached per decision; see :meth:`prefix_cells`)."""
+        data = self._bytes
+        if data is None:
+            data = self._bytes = self.encoding.state_bytes(self.state,
+                                                           self.state.current_player)
+        return data
+
+    def prefix_cells(self) -> list[int]:
+        """The cells (holding 1) that the decision's tokens so far add to the deciding
+        seat's vector."""
         decision = self.decision
         assert decision is not None, "the game is over"
-        entries = self._entries
-        if entries is None:
-            entries = self._entries = self.encoding.state_entries(
-                self.state, self.state.current_player)
-        if decision.prefix:
-            ones, where, values = entries
-            return ones + self.encoding.prefix_cells(decision.prefix), where, values
-        return entries
+        return self.encoding.prefix_cells(decision.prefix) if decision.prefix else []
 
     @property
     def current_player(self) -> int:
@@ -118,26 +120,17 @@ class Table:
 
     def observe(self, seat: int, out: Vector | None = None) -> Vector:
         """The observation vector of ``seat`` (with the current decision's prefix when
-        ``seat`` is deciding); written into ``out`` when given (zeroed first)."""
-        encoding = self.encoding
-        if encoding.joins_bytes and not (self.decision is not None and self.decision.prefix
-                                         and self.state.current_player == seat):
-            vector = np.frombuffer(encoding.state_bytes(self.state, seat), dtype=np.float32)
-            if out is None:
-                return vector.copy()  # writable, the caller's own
-            out[:] = vector
-            return out
+        ``seat`` is deciding); written into ``out`` when given."""
+        deciding = self.decision is not None and self.state.current_player == seat
+        data = self.acting_bytes() if deciding else self.encoding.state_bytes(self.state, seat)
+        vector = np.frombuffer(data, dtype=np.float32)
         if out is None:
-            out = np.zeros(encoding.obs_size, dtype=np.float32)
+            out = vector.copy()  # writable, the caller's own
         else:
-            out.fill(0.0)
-        if self.decision is not None and self.state.current_player == seat:
-            ones, where, values = self.acting_entries()
-        else:
-            ones, where, values = self.encoding.state_entries(self.state, seat)
-        out.put(ones, 1.0)
-        if where:
-            out.put(where, values)
+            out[:] = vector
+        if deciding:
+            for cell in self.prefix_cells():
+                out[cell] = 1.0
         return out
 
     def mask(self, seat: int) -> Mask:

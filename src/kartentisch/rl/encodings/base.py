@@ -60,11 +60,8 @@ class Encoding(ABC):
     single_token: bool = False
     """Whether every action is exactly one token, the token being the game's action id."""
     writes_rows: bool = False
-    """Whether :meth:`write_rows` is a vectorized fast path (the batch stepper uses it for
-    rows without a token prefix)."""
-    joins_bytes: bool = False
-    """Whether :meth:`state_bytes` is a fast path of its own (the environments' single
-    vectors use it then)."""
+    """Whether :meth:`write_rows` is a vectorized fast path (the batch stepper uses it
+    instead of joining the rows' :meth:`state_bytes`; single-token encodings only)."""
     tokens_need_observation: bool = True
     """Whether :meth:`tokens` reads its observation (if not, a :class:`Decision` may be
     built without one, which the environments' fast path does)."""
@@ -102,8 +99,9 @@ class Encoding(ABC):
 
     def state_bytes(self, state: Any, seat: int) -> bytes:
         """``encode_state(state, seat).tobytes()``: the vector's float32 bytes (native byte
-        order). An encoding with ``joins_bytes`` joins them from precomputed blocks without
-        converting a single Python number, the cheapest way to one vector."""
+        order), how the environments read every vector. Krass Kariert and Krumme20 join
+        them from precomputed blocks without converting a single Python number, the
+        cheapest way to one vector."""
         return self.encode_state(state, seat).tobytes()
 
     def write_rows(self, states: Sequence[Any], seats: Sequence[int],

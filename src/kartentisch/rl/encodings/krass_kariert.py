@@ -161,8 +161,9 @@ class KrassKariertEncoding(Encoding):
     """The Krass Kariert encoding described in the module docstring."""
 
     single_token = True
-    writes_rows = True
-    joins_bytes = True
+    writes_rows = kk_bytes.__file__ is None or kk_bytes.__file__.endswith(".py")
+    """In pure Python the batch's rows are cheaper built with numpy all at once
+    (:meth:`write_rows`); with :mod:`.kk_bytes` compiled, joining each row's bytes is."""
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)

@@ -76,7 +76,6 @@ class Krumme20Encoding(Encoding):
     """The Krumme20 encoding described in the module docstring."""
 
     single_token = True
-    joins_bytes = True
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
