@@ -43,7 +43,8 @@ def test_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for _ in range(3):
         assert action_texts(game, [copy.copy(a) for a in history]) == [
             game.format_action(a) for a in history]
-        assert len(records._NOTATIONS[game]) <= 5 + len(history)
+        memo, keep = records._NOTATIONS[game]
+        assert len(memo) == len(keep) <= 5 + len(history)
 
 
 class _ById:

@@ -54,12 +54,12 @@ MAX_RECORD_BYTES: Final = 64 * 1024 * 1024
 NOTATION_CACHE_SIZE: Final = 1 << 16
 """The most action texts remembered per game (see :func:`action_texts`)."""
 
-_NOTATIONS: weakref.WeakKeyDictionary[Game[Any, Any, Any], dict[int, tuple[Any, str]]] = (
+_NOTATIONS: weakref.WeakKeyDictionary[Game[Any, Any, Any], tuple[dict[int, str], list[Any]]] = (
     weakref.WeakKeyDictionary())
-"""Per game: ``id(action) -> (action, its text notation)`` for the actions records have
-needed. Games hand out the same action object for the same move (interned), so the
-object's identity finds it faster than its hash; the entry holds the action, so its id
-cannot be reused by another object while the entry exists."""
+"""Per game: ``id(action) -> its text notation`` for the actions records have needed, and
+those actions. Games hand out the same action object for the same move (interned), so the
+object's identity finds it faster than its hash. The memo keeps every action it has a key
+for alive, so no other object can have that id while the key exists."""
 
 _ID_NOTATIONS: weakref.WeakKeyDictionary[Game[Any, Any, Any], dict[int, str]] = (
     weakref.WeakKeyDictionary())
@@ -77,21 +77,24 @@ def action_texts(game: Game[Any, Any, Any], actions: Sequence[Any]) -> list[str]
     actions game after game: a dictionary lookup costs a fraction of formatting).
     """
     try:
-        memo = _NOTATIONS[game]
+        memo, keep = _NOTATIONS[game]
     except KeyError:
-        memo = _NOTATIONS[game] = {}
+        memo, keep = _NOTATIONS[game] = ({}, [])
     except TypeError:  # a game that cannot be weakly referenced: format every time
         return [game.format_action(a) for a in actions]
     if len(memo) > NOTATION_CACHE_SIZE:  # actions that are not interned fill it: start over
         memo.clear()
-    get = memo.get
-    texts = []
-    for action in actions:
-        known = get(id(action))
-        if known is None or known[0] is not action:
-            known = memo[id(action)] = (action, game.format_action(action))
-        texts.append(known[1])
-    return texts
+        keep.clear()
+    texts: list[str | None] = list(map(memo.get, map(id, actions)))
+    if None in texts:
+        for k, action in enumerate(actions):
+            if texts[k] is None:
+                text = memo.get(id(action))
+                if text is None:
+                    text = memo[id(action)] = game.format_action(action)
+                    keep.append(action)
+                texts[k] = text
+    return texts  # type: ignore[return-value]  # every None was replaced
 
 
 def id_texts(game: Game[Any, Any, Any], ids: Iterable[int]) -> list[str]:
@@ -105,14 +108,16 @@ def id_texts(game: Game[Any, Any, Any], ids: Iterable[int]) -> list[str]:
         return [game.format_action(game.action_from_id(i)) for i in ids]
     if len(memo) > NOTATION_CACHE_SIZE:
         memo.clear()
-    get = memo.get
-    texts = []
-    for aid in ids:
-        text = get(aid)
-        if text is None:
-            text = memo[aid] = game.format_action(game.action_from_id(aid))
-        texts.append(text)
-    return texts
+    ids = ids if isinstance(ids, Sequence) else list(ids)
+    texts: list[str | None] = list(map(memo.get, ids))
+    if None in texts:
+        for k, aid in enumerate(ids):
+            if texts[k] is None:
+                text = memo.get(aid)
+                if text is None:
+                    text = memo[aid] = game.format_action(game.action_from_id(aid))
+                texts[k] = text
+    return texts  # type: ignore[return-value]  # every None was replaced
 
 
 def history_texts(state: State[Any, Any]) -> list[str]:
