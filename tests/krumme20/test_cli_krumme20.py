@@ -159,3 +159,36 @@ def test_turn_and_move_counters_differ_in_german(tmp_path: Path) -> None:
     assert replayed.exit_code == 0
     assert "Aktion 1:" in replayed.output and "── Zug 1:" in replayed.output
     assert "Zug 1: " not in replayed.output.replace("── Zug 1: ", "")
+
+
+@pytest.mark.parametrize(("lang", "skipped"), [("en", "skipped (sitting out)"),
+                                               ("de", "entfällt (setzt aus)")])
+def test_a_skipped_turn_is_a_heading_of_its_own(lang: str, skipped: str) -> None:
+    """A turn that is skipped has no turn heading of its own: its line must not sit indented
+    under the turn before (where it read as part of that player's turn)."""
+    game = load_game("krumme20", 3)
+    seats = ["random"] * 3
+    for seed in range(200):  # the first seed whose game has a player sitting out
+        buffer = StringIO()
+        set_language(lang)
+        try:
+            play_session(game_name="krumme20", game=game, seed=seed, seats=seats,
+                         presenter=load_presenter("krumme20"),
+                         console=Console(file=buffer, width=200, color_system=None),
+                         read_line=input)
+        finally:
+            set_language("en")
+        lines = buffer.getvalue().splitlines()
+        found = [i for i, line in enumerate(lines) if skipped in line]
+        if found:
+            break
+    else:
+        pytest.fail("no game with a skipped turn")
+    end = "Game over" if lang == "en" else "Spielende"
+    for i in found:
+        assert lines[i].startswith("── ") and lines[i].endswith(" ──"), lines[i]
+        assert lines[i - 1] == ""  # set apart like a turn's heading
+        # what follows is the next turn's heading (or another skipped turn, or the end),
+        # never an event that would read as part of the skipped turn
+        after = next(line for line in lines[i + 1:] if line)
+        assert after.startswith("── ") or after.startswith(end), after

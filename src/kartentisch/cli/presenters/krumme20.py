@@ -185,10 +185,14 @@ class Krumme20Presenter(Presenter):
     # ------------------------------------------------------------------ events
     def describe_event(self, event: Event, *, viewer: Seat | None, names: Sequence[str]
                        ) -> str | None:
-        """One line per event; a turn's events are grouped under its heading (indented)."""
+        """One line per event; a turn's events are grouped under its heading (indented). A
+        skipped turn (sitting out, no personal card) has no turn of its own to sit under: it
+        is a heading itself, so it is not read as part of the turn before."""
         line = self._event_line(event, viewer=viewer, names=names)
         if line is None or event.kind in ("deal", "turn", "game_over"):
             return line
+        if event.kind in ("sat_out", "no_card"):
+            return "\n[bold]── " + line.rstrip(".") + " ──[/]"
         return "  " + line
 
     def passed_up(self, step: str) -> str | None:
