@@ -21,9 +21,15 @@ so that other load on a shared machine disturbs the comparison less; best of ``-
   first use (``pip install pettingzoo rlcard pygame-ce``; ``--no-install`` to use it as it is).
 
 ``python benchmarks/rl_speed.py --seconds 3`` prints a table and ``--json`` writes the
-numbers. ``--breakdown`` says instead where a step's time goes in our environments: the
+numbers. Rows are interleaved: each repetition measures every row once, so a change in the
+machine's load falls on all rows alike. ``--compiled-src DIR`` (a ``src`` directory built
+with ``make compiled``, whose compiled list holds the encoders' byte modules) measures each
+of our rows twice, pure Python (``KARTENTISCH_PURE=1``) and with the compiled core, both
+from that directory; a compiled row whose process does not run compiled is an error.
+
+``--breakdown`` says instead where a step's time goes in our environments: the
 game (``Table.step_token``: the token, and on a whole action the rules' transition, the next
-legal ids and the next decision), the encoding (``state_entries``, the fast path; for the
+legal ids and the next decision), the encoding (``state_bytes``, the fast path; for the
 batch rows of an encoding with ``write_rows``, that call, which writes the arrays too),
 writing numpy arrays (the rest of ``observe``, ``mask`` and the batch's ``_write``), and the rest
 (PettingZoo's loop and the random policy; the batch's policy and row loop). Each part is
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -123,8 +130,14 @@ def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: 
         steps, elapsed = _aec_loop(env, seconds, seed)
     else:
         raise SystemExit(f"unknown kind {kind}")
+    compiled = None
+    if kind.startswith("ours"):
+        import kartentisch
+
+        compiled = bool(kartentisch.compiled)
     return {"kind": kind, "game": game if kind.startswith("ours") else kind[3:],
-            "steps": steps, "cpu_seconds": elapsed, "steps_per_second": steps / elapsed}
+            "steps": steps, "cpu_seconds": elapsed, "steps_per_second": steps / elapsed,
+            "compiled": compiled}
 
 
 def breakdown(kind: str, game: str, players: int | None, seconds: float, num_envs: int,
@@ -153,7 +166,7 @@ def breakdown(kind: str, game: str, players: int | None, seconds: float, num_env
         setattr(cls, name, wrapper)
 
     timed(table_module.Table, "step_token", "game")
-    timed(encoding_cls, "state_entries", "encoding")
+    timed(encoding_cls, "state_bytes", "encoding")
     if encoding_cls.writes_rows:  # the batch's vectorized rows: encoding and arrays in one
         timed(encoding_cls, "write_rows", "encoding")
     timed(table_module.Table, "observe", "arrays", "encoding")
@@ -201,10 +214,22 @@ def _ensure_pettingzoo_venv(install: bool) -> Path | None:
     return python
 
 
-def _measure(python: str, args: list[str]) -> dict[str, Any]:
+def _measure(python: str, args: list[str], mode: str | None = None,
+             src: Path | None = None) -> dict[str, Any]:
+    """One worker run; ``mode`` "pure" or "compiled" runs our code from ``src``."""
+    env = dict(os.environ)
+    if mode is not None and src is not None:
+        env["PYTHONPATH"] = str(src) + os.pathsep + env.get("PYTHONPATH", "")
+        env.pop("KARTENTISCH_PURE", None)
+        if mode == "pure":
+            env["KARTENTISCH_PURE"] = "1"
     out = subprocess.run([python, str(Path(__file__)), "--worker", *args], check=True,
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=env)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    if mode == "compiled" and not result.get("compiled"):
+        raise SystemExit(f"{args[0]} {args[1]}: not running compiled from {src} (stale or"
+                         " missing build; run make compiled there)")
+    result["mode"] = mode
     return result
 
 
@@ -222,6 +247,9 @@ def main() -> int:
                              " PettingZoo in 1.25; it runs where an older PettingZoo is"
                              " installed)")
     parser.add_argument("--json", default=None)
+    parser.add_argument("--compiled-src", type=Path, default=None,
+                        help="a src directory built with make compiled: measure our rows"
+                             " pure and compiled from it")
     parser.add_argument("--breakdown", action="store_true",
                         help="where a step's time goes in our environments (no PettingZoo)")
     parser.add_argument("--worker", nargs=6, default=None, help=argparse.SUPPRESS)
@@ -236,33 +264,38 @@ def main() -> int:
     if args.breakdown:
         return _print_breakdown(args)
     pz_python = _ensure_pettingzoo_venv(not args.no_install)
-    jobs: list[tuple[str, str, str]] = []
+    src = args.compiled_src.resolve() if args.compiled_src else None
+    modes: list[str | None] = ["pure", "compiled"] if src else [None]
+    jobs: list[tuple[str, str, str, str | None]] = []
     for game in args.games.split(","):
-        jobs += [(sys.executable, "ours-aec", game), (sys.executable, "ours-batch", game)]
+        for kind in ("ours-aec", "ours-batch"):
+            jobs += [(sys.executable, kind, game, mode) for mode in modes]
     if pz_python is not None:
-        jobs += [(str(pz_python), f"pz-{name}", "-") for name in args.pettingzoo.split(",")]
+        jobs += [(str(pz_python), f"pz-{name}", "-", None) for name in args.pettingzoo.split(",")]
     else:
         print("PettingZoo's classic environments skipped: no benchmarks/.venv-pettingzoo",
               file=sys.stderr)
-    results = []
-    for python, kind, game in jobs:
-        best: dict[str, Any] | None = None
-        for r in range(args.repeats):
-            players = "-" if args.players is None else str(args.players)
+    players = "-" if args.players is None else str(args.players)
+    best: list[dict[str, Any] | None] = [None] * len(jobs)
+    for r in range(args.repeats):  # interleaved: each repetition runs every row once
+        for j, (python, kind, game, mode) in enumerate(jobs):
             res = _measure(python, [kind, game, players, str(args.seconds),
-                                    str(args.num_envs), str(r)])
-            if best is None or res["steps_per_second"] > best["steps_per_second"]:
-                best = res
-        assert best is not None
-        results.append(best)
-        print(f"{best['kind']:>18} {best['game']:>14}: {best['steps_per_second']:>10.0f} "
+                                    str(args.num_envs), str(r)], mode, src)
+            found = best[j]
+            if found is None or res["steps_per_second"] > found["steps_per_second"]:
+                best[j] = res
+    results = [b for b in best if b is not None]
+    for res in results:
+        label = res["kind"] + (f" [{res['mode']}]" if res.get("mode") else "")
+        print(f"{label:>29} {res['game']:>14}: {res['steps_per_second']:>10.0f} "
               f"steps per CPU second", flush=True)
     pz = [r for r in results if r["kind"].startswith("pz-")]
-    for r in results:
-        if r["kind"].startswith("ours") and pz:
-            ratios = ", ".join(f"{r['steps_per_second'] / p['steps_per_second']:.1f}x "
+    for row in results:
+        if row["kind"].startswith("ours") and pz:
+            ratios = ", ".join(f"{row['steps_per_second'] / p['steps_per_second']:.1f}x "
                                f"{p['game']}" for p in pz)
-            print(f"{r['kind']} {r['game']}: {ratios}")
+            label = row["kind"] + (f" [{row['mode']}]" if row.get("mode") else "")
+            print(f"{label} {row['game']}: {ratios}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     return 0

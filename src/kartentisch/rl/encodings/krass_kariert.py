@@ -67,8 +67,8 @@ from kartentisch.games.krass_kariert.cards import (
     X,
 )
 from kartentisch.games.krass_kariert.observation import KKObservation
-from kartentisch.rl.encodings import kk_bytes
 from kartentisch.rl.encodings.base import Encoding, Vector
+from kartentisch.rl.fast import kk_bytes
 
 SEATS: Final = 5
 CARDS: Final = 15
@@ -163,7 +163,8 @@ class KrassKariertEncoding(Encoding):
     single_token = True
     writes_rows = kk_bytes.__file__ is None or kk_bytes.__file__.endswith(".py")
     """In pure Python the batch's rows are cheaper built with numpy all at once
-    (:meth:`write_rows`); with :mod:`.kk_bytes` compiled, joining each row's bytes is."""
+    (:meth:`write_rows`); with :mod:`kartentisch.rl.fast.kk_bytes` compiled, joining each
+    row's bytes is."""
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
@@ -396,8 +397,8 @@ class KrassKariertEncoding(Encoding):
 
     def state_bytes(self, state: Any, seat: int) -> bytes:
         """The cheapest path to one vector: ``encode_state(state, seat).tobytes()``, the
-        same bytes, joined from precomputed float32 blocks (:mod:`.kk_bytes`; it reads what
-        :meth:`state_entries` reads)."""
+        same bytes, joined from precomputed float32 blocks
+        (:mod:`kartentisch.rl.fast.kk_bytes`; it reads what :meth:`state_entries` reads)."""
         return kk_bytes.state_bytes(state, seat, self._seat_order[seat], self._pads)
 
     def write_rows(self, states: Sequence[Any], seats: Sequence[int],

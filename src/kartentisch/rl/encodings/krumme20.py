@@ -41,8 +41,8 @@ import numpy as np
 from kartentisch.games.krumme20.actions import ACTIONS, MAX_HAND, NUM_ACTIONS, format_action
 from kartentisch.games.krumme20.cards import DECK_SIZE
 from kartentisch.games.krumme20.state import PHASES
-from kartentisch.rl.encodings import k20_bytes
 from kartentisch.rl.encodings.base import Encoding, Vector
+from kartentisch.rl.fast import k20_bytes
 
 SEATS: Final = 6
 CARD: Final = 16
@@ -319,8 +319,8 @@ class Krumme20Encoding(Encoding):
 
     def state_bytes(self, state: Any, seat: int) -> bytes:
         """The cheapest path to one vector: ``encode_state(state, seat).tobytes()``, the
-        same bytes, joined from precomputed float32 blocks (:mod:`.k20_bytes`; it reads what
-        :meth:`state_entries` reads)."""
+        same bytes, joined from precomputed float32 blocks
+        (:mod:`kartentisch.rl.fast.k20_bytes`; it reads what :meth:`state_entries` reads)."""
         return k20_bytes.state_bytes(state, seat, self._seat_order[seat], self._constants)
 
     def action_features(self, observation: Any, action_id: int) -> Vector:

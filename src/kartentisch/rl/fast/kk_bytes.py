@@ -1,9 +1,10 @@
 """Krass Kariert's observation vector as bytes, joined from precomputed float32 blocks.
 
-The environments' cheapest way to one seat's vector (:mod:`.krass_kariert` documents the
-layout; this module only builds it). Every part of the layout is a float32 block worked out
-once at import: a card's one-hot at a hand position, a hand whose cards are all hidden, a
-fraction of a card's copies, a seat's chips, flags and acts, the round's best combination.
+The environments' cheapest way to one seat's vector (the layout is documented in
+:mod:`kartentisch.rl.encodings.krass_kariert`; this module only builds it). Every part of
+the layout is a float32 block worked out once at import: a card's one-hot at a hand
+position, a hand whose cards are all hidden, a fraction of a card's copies, a seat's chips,
+flags and acts, the round's best combination.
 :func:`state_bytes` reads what one seat may know from the state and joins the blocks; it
 never turns a Python number into a float32 (that conversion cost more than working out the
 entries), so the vector is ``numpy.frombuffer(state_bytes(...), numpy.float32)``.

@@ -1,7 +1,8 @@
 """Krumme20's observation vector as bytes, joined from precomputed float32 blocks.
 
-The environments' cheapest way to one seat's vector (:mod:`.krumme20` documents the layout;
-this module only builds it, as :mod:`.kk_bytes` does for Krass Kariert): a card's 16 cells
+The environments' cheapest way to one seat's vector (:mod:`kartentisch.rl.encodings.krumme20`
+documents the layout; this module only builds it, as :mod:`.kk_bytes` does for Krass
+Kariert): a card's 16 cells
 for every pair of sides the seat knows (unknown included), a seat's flags, and every scaled
 count the layout holds (k / 10, k / 20, ... capped at 1) are float32 blocks worked out once;
 :func:`state_bytes` reads what one seat may know from the state and joins them, converting no
