@@ -224,3 +224,22 @@ def test_records_stream_in_index_order_and_memory_is_not_kept() -> None:
     kept = run_arena("krass-kariert", "random*3", 9, seed=3)
     assert lines == kept.records
     assert result.summary(timings=False) == kept.summary(timings=False)
+
+
+def test_ratings_in_place_equal_openskill_rate() -> None:
+    import random as _random
+
+    from kartentisch.arena.stats import Ratings
+
+    labels = ["a", "b", "c", "d"]
+    fast, slow = Ratings(labels), Ratings(labels)
+    assert fast._fast
+    slow._fast = False  # openskill's own rate()
+    rng = _random.Random(4)
+    for _ in range(300):
+        seats = rng.sample(labels, rng.choice([2, 3, 4]))
+        returns = [float(rng.choice([-1, 0, 0.5, 1, 2])) for _ in seats]
+        fast.update(seats, returns)
+        slow.update(seats, returns)
+        for label in labels:
+            assert fast.mu_sigma(label) == slow.mu_sigma(label)

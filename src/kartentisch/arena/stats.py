@@ -129,16 +129,31 @@ class BotStats:
 
 
 class Ratings:
-    """Plackett–Luce ratings (openskill), updated one game at a time in game-index order."""
+    """Plackett–Luce ratings (openskill), updated one game at a time in game-index order.
+
+    ``model.rate`` copies every rating it is given (a new object with a fresh ``uuid4``
+    each) and checks its arguments at every call; for an arena of short games that cost as
+    much as a tenth of playing them. :meth:`update` therefore does what ``rate`` does for
+    one player per team and scores (sigma widened by tau, ranks from the scores, teams in
+    rank order, openskill's own ``_compute``, the original order back) on this object's own
+    rating objects, updated in place. The results are the same numbers: checked against
+    ``rate`` when the object is made (and by the tests); should the private parts of
+    openskill differ in another version, ``rate`` is used as before.
+    """
 
     def __init__(self, labels: Sequence[str]):
         from openskill.models import PlackettLuce
 
         self.model = PlackettLuce()
         self.ratings = {label: self.model.rating(name=label) for label in labels}
+        self._fast = _fast_rating_matches(self.model)
 
     def update(self, labels_by_seat: Sequence[str], returns: Sequence[float]) -> None:
         """Rate one game: a higher return ranks higher; equal returns tie."""
+        if self._fast and len(set(labels_by_seat)) == len(labels_by_seat):
+            _rate_in_place(self.model, [[self.ratings[label]] for label in labels_by_seat],
+                           list(returns))
+            return
         teams = [[self.ratings[label]] for label in labels_by_seat]
         rated = self.model.rate(teams, scores=list(returns))
         for label, team in zip(labels_by_seat, rated, strict=True):
@@ -147,3 +162,45 @@ class Ratings:
     def mu_sigma(self, label: str) -> tuple[float, float]:
         r = self.ratings[label]
         return float(r.mu), float(r.sigma)
+
+
+def _rate_in_place(model: Any, teams: list[list[Any]], scores: list[float]) -> None:
+    """``model.rate(teams, scores=scores)`` for teams of one player each, without copying:
+    the players' ratings are updated in place (see :class:`Ratings`)."""
+    from openskill.models.weng_lin.common import _unwind
+
+    tau_squared = model.tau * model.tau
+    for team in teams:
+        player = team[0]
+        player.sigma = math.sqrt(player.sigma * player.sigma + tau_squared)
+    ranks = model._calculate_rankings(teams, [-s for s in scores])
+    ordered, _order = _unwind(ranks, teams)
+    ordered_scores, _ = _unwind(ranks, scores)
+    model._compute(teams=ordered, ranks=sorted(ranks), scores=ordered_scores)
+    if model.limit_sigma:  # pragma: no cover - Ratings makes its model without it
+        raise AssertionError("limit_sigma needs the old ratings: use model.rate")
+
+
+def _fast_rating_matches(model: Any) -> bool:
+    """Whether :func:`_rate_in_place` gives exactly ``model.rate``'s numbers (a few games
+    with wins, losses and ties, three and two players); ``False`` also when openskill's
+    private parts are not what it expects."""
+    if model.limit_sigma or model.tau <= 0:
+        return False
+    games = [[3.0, -1.0, -2.0], [0.5, 0.5, -1.0], [-1.0, 2.0, -1.0], [0.0, 0.0, 0.0],
+             [1.0, -1.0], [-2.0, 2.0]]
+    try:
+        ours = [model.rating(name=str(i)) for i in range(3)]
+        theirs = [model.rating(name=str(i)) for i in range(3)]
+        for scores in games:
+            seats = range(len(scores))
+            _rate_in_place(model, [[ours[i]] for i in seats], list(scores))
+            rated = model.rate([[theirs[i]] for i in seats], scores=list(scores))
+            for i in seats:
+                theirs[i] = rated[i][0]
+            if any(ours[i].mu != theirs[i].mu or ours[i].sigma != theirs[i].sigma
+                   for i in range(3)):
+                return False
+    except Exception:  # another openskill: fall back to its public rate()
+        return False
+    return True
