@@ -17,6 +17,7 @@ The checked entry points ``apply`` and ``apply_id`` are the core's
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
@@ -44,9 +45,36 @@ from kartentisch.games.krass_kariert.cards import (
     WINDOW_TABLES,
     card_name,
 )
-from kartentisch.games.krass_kariert.events import Act, LogEntry, make_event
+from kartentisch.games.krass_kariert.events import (
+    CARDS_SHIFT,
+    CHIP_LOST,
+    COMBINATION,
+    CONCEDE,
+    DEAL_END,
+    DEAL_START,
+    DRAW_CARD,
+    GAME_OVER,
+    ID_MASK,
+    INSERT,
+    NACHZIEH_ACT,
+    NO_CHIP,
+    OUT,
+    PAYLOAD_SHIFT,
+    POSITION_SHIFT,
+    RESERVE,
+    ROUND_START,
+    ROUND_WON,
+    SEAT_SHIFT,
+    STOPP_ACT,
+    STRENGTH_SHIFT,
+    Act,
+    copy_event,
+    make_event,
+    pack_seats,
+)
 from kartentisch.games.krass_kariert.reasons import error
 from kartentisch.games.krass_kariert.tables import (
+    ACT_WORDS,
     ALL_IDS,
     PAD,
     ROUND_ORDER,
@@ -98,7 +126,11 @@ class KKState(State[Action, "KKObservation"]):
     __slots__ = (
         "_current",
         "_events",
+        "_events_from",
+        "_history",
+        "_history_at",
         "_log",
+        "_prefix",
         "_start_table",
         "_windows",
         "act_index",
@@ -111,7 +143,6 @@ class KKState(State[Action, "KKObservation"]):
         "draws_left",
         "game",
         "hands",
-        "history",
         "in_deal",
         "known",
         "leader",
@@ -135,9 +166,17 @@ class KKState(State[Action, "KKObservation"]):
         a reader that fills it (positions, sampled worlds)."""
         self.game = game
         self.seed = seed
-        self.history: list[Action] = []
-        self._log: list[LogEntry | Act | Event] = []
+        self._log: array[int] = array("Q")
+        """The game log: one word per happening (see :mod:`.events`); also the history."""
         self._events: list[Event] = []
+        """The events decoded so far (``events`` extends it)."""
+        self._prefix: tuple[Event, ...] = ()
+        """Events assigned to ``events``; the log's events from ``_events_from`` follow."""
+        self._events_from = 0
+        self._history: list[Action] = []
+        """The actions decoded from the log so far (``history`` extends it)."""
+        self._history_at = 0
+        """How many log words ``_history`` covers."""
         n = game.players
         self.chips: list[int] = [game.starting_chips] * n
         self.deal = 0
@@ -182,20 +221,49 @@ class KKState(State[Action, "KKObservation"]):
     def events(self) -> list[Event]:
         """Everything that happened so far, oldest first (see :func:`events.make_event`).
 
-        Speed: the rules record events compactly; this list is built on first use and
-        extended on later calls, so play that never reads events does not pay for them.
+        Speed: the rules record events as words of the log; this list is built on first
+        use and extended on later calls, so play that never reads events does not pay for
+        them.
         """
         made = self._events
+        prefix = self._prefix
         log = self._log
-        if len(made) < len(log):
-            made.extend(map(make_event, log[len(made) :]))
+        start = self._events_from
+        if len(made) < len(prefix) + len(log) - start:
+            if len(made) < len(prefix):
+                made.extend(map(copy_event, prefix[len(made) :]))
+            made.extend(map(make_event, log[start + len(made) - len(prefix) :]))
         return made
 
     @events.setter
     def events(self, value: list[Event]) -> None:
-        # The given events become the log; later happenings append to it.
-        self._log = list(value)
+        # The given events replace those so far; later happenings follow them.
+        self._prefix = tuple(value)
+        self._events_from = len(self._log)
         self._events = []
+
+    @property
+    def history(self) -> list[Action]:
+        """The actions played so far, oldest first (the shared action objects).
+
+        Speed and size: the log's words of moves carry their ids; this list is decoded on
+        first use and extended on later calls.
+        """
+        made = self._history
+        log = self._log
+        at = self._history_at
+        if at < len(log):
+            for w in log[at:]:
+                if w & 15 <= CONCEDE:
+                    made.append(ACTIONS[w >> PAYLOAD_SHIFT & ID_MASK])
+            self._history_at = len(log)
+        return made
+
+    @history.setter
+    def history(self, value: list[Action]) -> None:
+        # The given actions replace those so far; later moves follow them.
+        self._history = list(value)
+        self._history_at = len(self._log)
 
     @property
     def current_player(self) -> Seat:
@@ -248,9 +316,11 @@ class KKState(State[Action, "KKObservation"]):
         compiled with mypyc requires; every field is then overwritten.
         """
         other = KKState(self.game, self.seed, deal_now=False)
-        other.history = self.history.copy()
-        other._log = self._log.copy()
-        other._events = []
+        other._log = self._log[:]
+        other._prefix = self._prefix  # a tuple: each state decodes its own copies
+        other._events_from = self._events_from
+        other._history = self._history.copy()
+        other._history_at = self._history_at
         other.chips = self.chips.copy()
         other.deal = self.deal
         other.rounds = self.rounds
@@ -401,11 +471,12 @@ class KKState(State[Action, "KKObservation"]):
         """
         seat = self._current
         action = ACTIONS[aid]
-        self.history.append(action)
         hand = self.hands[seat]
-        # One record per act serves the round so far and the event log (see make_event).
-        # Speed: ``tuple.__new__(Act, ...)`` builds an Act without the named tuple's slower
-        # Python-level ``__new__``.
+        # One log word per move (see :mod:`.events`): the act's fields and the move's id,
+        # with the parts fixed by the id precomputed (``ACT_WORDS``). The round so far
+        # keeps its acts as :class:`Act` too. Speed: ``tuple.__new__(Act, ...)`` builds an
+        # Act without the named tuple's slower Python-level ``__new__``.
+        word = ACT_WORDS[aid] | (seat + 1) << SEAT_SHIFT
         act: Act
         if type(action) is Play:
             start = action.start
@@ -418,34 +489,42 @@ class KKState(State[Action, "KKObservation"]):
             if first == STOPP:  # ends the round at once; the Stopp player wins it
                 act = tuple.__new__(Act, (seat, "stopp", cards, (), NO_COMBINATION, start))
                 self.round_acts.append(act)
-                self._log.append(act)
+                self._log.append(word | STOPP_ACT | first << CARDS_SHIFT)
                 self.act_index += 1
                 self._end_round(seat)
                 return
             if first == NACHZIEH:  # does not change what must be beaten
                 self.nachzieh_played += 1
                 act = tuple.__new__(Act, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
+                word |= NACHZIEH_ACT | first << CARDS_SHIFT
             else:
                 xs = action.x_values
                 value = self._windows[cards][xs]
                 self.best = value
                 self.best_seat = seat
                 act = tuple.__new__(Act, (seat, "combination", cards, xs, value, start))
+                packed = first
+                if len(cards) > 1:
+                    packed |= cards[1] << 4
+                    if len(cards) > 2:
+                        packed |= cards[2] << 8
+                word |= COMBINATION | (value + 1) << STRENGTH_SHIFT | packed << CARDS_SHIFT
         elif type(action) is TakeReserve:
             card = self.reserves[seat].pop(action.reserve)
             position = action.position
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
             act = tuple.__new__(Act, (seat, "reserve", (card,), (), NO_COMBINATION, position))
+            word |= RESERVE | card << CARDS_SHIFT
         elif type(action) is InsertDrawn:
             drawn = self.pending
             if drawn is None:  # only reachable by misusing apply_unchecked: refuse it and
-                del self.history[-1]  # leave the state as it was
+                # leave the state as it was
                 raise error(IllegalActionError, "kk.nothing_drawn",
                             action=format_action(action))
             hand.insert(action.position, drawn)
             self.known[seat].insert(action.position, False)  # the table saw where, not what
-            self._log.append(("insert", seat, (action.position, drawn)))
+            self._log.append(word | INSERT | drawn << POSITION_SHIFT)
             self.pending = None
             self.draws_left -= 1
             if self.draws_left:
@@ -454,12 +533,12 @@ class KKState(State[Action, "KKObservation"]):
                 self._finish_round()
             return
         else:  # a follower without reserve cards gives up the deal
-            self._log.append(("concede", seat, None))
+            self._log.append(word | CONCEDE)
             self._end_deal([seat])
             return
         # A combination, a Nachzieh or a reserve card: the next participant acts.
         self.round_acts.append(act)
-        self._log.append(act)
+        self._log.append(word)
         index = self.act_index = self.act_index + 1
         if index < len(self.participants):
             self._current = self.participants[index]
@@ -470,7 +549,8 @@ class KKState(State[Action, "KKObservation"]):
 
     def _end_round(self, winner: int) -> None:
         self.round_winner = winner
-        self._log.append(("round_won", winner, self.nachzieh_played))
+        self._log.append(ROUND_WON | (winner + 1) << SEAT_SHIFT
+                         | self.nachzieh_played << PAYLOAD_SHIFT)
         if self.nachzieh_played:
             # The winner draws 3 cards per Nachzieh, one at a time, even with an empty hand.
             self.phase = DRAW
@@ -483,7 +563,8 @@ class KKState(State[Action, "KKObservation"]):
     def _draw_one(self) -> None:
         card = self.draw_pile.pop()  # never empty: at most 6 draws per deal, at least 6 cards
         self.pending = card
-        self._log.append(("draw", self.round_winner, (self.draws_left, card)))
+        self._log.append(DRAW_CARD | (self.round_winner + 1) << SEAT_SHIFT
+                         | (self.draws_left | card << 3) << PAYLOAD_SHIFT)
 
     def _finish_round(self) -> None:
         self.phase = PLAY
@@ -493,7 +574,7 @@ class KKState(State[Action, "KKObservation"]):
         for s in self.participants:
             if not hands[s]:  # no hand card left (reserves do not count): out of the deal
                 self.in_deal[s] = False
-                self._log.append(("out", s, None))
+                self._log.append(OUT | (s + 1) << SEAT_SHIFT)
         holders = self.in_deal.count(True)
         if holders == 1:  # the last player holding cards loses a chip
             self._end_deal([self.in_deal.index(True)])
@@ -537,7 +618,8 @@ class KKState(State[Action, "KKObservation"]):
         self.nachzieh_played = 0
         self.round_winner = -1
         self._current = leader
-        self._log.append(("round_start", leader, self.rounds + 1))
+        self._log.append(ROUND_START | (leader + 1) << SEAT_SHIFT
+                         | (self.rounds + 1) << PAYLOAD_SHIFT)
 
     def _start_deal(self, leader: int) -> None:
         game = self.game
@@ -554,7 +636,8 @@ class KKState(State[Action, "KKObservation"]):
         self.phase = PLAY
         self.pending = None
         self.draws_left = 0
-        self._log.append(("deal_start", leader, self.deal + 1))
+        self._log.append(DEAL_START | (leader + 1) << SEAT_SHIFT
+                         | (self.deal + 1) << PAYLOAD_SHIFT)
         self._start_round(leader)
 
     def _end_deal(self, chip_losers: list[int]) -> None:
@@ -563,15 +646,16 @@ class KKState(State[Action, "KKObservation"]):
         for s in chip_losers:
             if self.chips[s] == 0:  # must give a chip and has none: loses the game
                 out.append(s)
-                self._log.append(("no_chip", s, None))
+                self._log.append(NO_CHIP | (s + 1) << SEAT_SHIFT)
             else:
                 self.chips[s] -= 1
-                self._log.append(("chip_lost", s, self.chips[s]))
-        self._log.append(("deal_end", None, tuple(chip_losers)))
+                self._log.append(CHIP_LOST | (s + 1) << SEAT_SHIFT
+                                 | self.chips[s] << PAYLOAD_SHIFT)
+        self._log.append(DEAL_END | pack_seats(chip_losers) << PAYLOAD_SHIFT)
         if out:
             self.losers = out
             self.phase = OVER
-            self._log.append(("game_over", None, tuple(out)))
+            self._log.append(GAME_OVER | pack_seats(out) << PAYLOAD_SHIFT)
             return
         self.deal += 1
         # The single chip loser leads the next deal; with several, the dealer (seat 0).

@@ -20,9 +20,17 @@ from kartentisch.games.krass_kariert.actions import (
     MAX_HAND,
     PLAYS_PER_START,
     Action,
+    Play,
+    TakeReserve,
     play_id,
 )
 from kartentisch.games.krass_kariert.cards import NACHZIEH, NO_COMBINATION, WINDOW_TABLES
+from kartentisch.games.krass_kariert.events import (
+    PAYLOAD_SHIFT,
+    POSITION_SHIFT,
+    XS_SHIFT,
+    pack4,
+)
 
 ALWAYS: Final = 1 << 10
 """Strength given to Stopp and Nachzieh in the tables: above every combination, so they are
@@ -40,6 +48,20 @@ STRENGTHS: Final = range(NO_COMBINATION, 5 * 16)
 
 ALL_IDS: Final = tuple(range(len(ACTIONS)))
 """Every action id, sliced like ``ACTIONS`` so one generator makes ids or actions."""
+
+def _act_word(aid: int) -> int:
+    action = ACTIONS[aid]
+    word = aid << PAYLOAD_SHIFT
+    if isinstance(action, Play):
+        word |= action.start << POSITION_SHIFT | pack4(action.x_values) << XS_SHIFT
+    elif isinstance(action, TakeReserve):
+        word |= action.position << POSITION_SHIFT
+    return word
+
+
+ACT_WORDS: Final = tuple(_act_word(i) for i in range(len(ACTIONS)))
+"""Per action id, the bits of its log word that the id fixes (see :mod:`.events`): the id,
+a play's first position and declared X values, a reserve card's target position."""
 
 ROUND_ORDER: Final = {
     n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in (3, 4, 5)
