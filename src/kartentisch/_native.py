@@ -44,6 +44,8 @@ COMPILED_MODULES: Final[tuple[str, ...]] = (
     "kartentisch.games.krass_kariert.state",
     "kartentisch.games.krass_kariert.rollout",
     "kartentisch.games.krass_kariert.batch",
+    "kartentisch.rl.fast.kk_bytes",  # the research encoders' byte builders (engineer C)
+    "kartentisch.rl.fast.k20_bytes",
 )
 """The modules the compiled core compiles, in one mypyc group (one shared library)."""
 
