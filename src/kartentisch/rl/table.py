@@ -34,6 +34,8 @@ def token_of(action: object, num_tokens: int) -> int:
         InvalidActionError: anything else (bools, floats, out of range), code
             ``action.bad_id``.
     """
+    if type(action) is int and 0 <= action < num_tokens:  # the common case, checked first
+        return action
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         action = action.item()
     if isinstance(action, np.integer):
