@@ -129,6 +129,7 @@ class BatchStepper:
         cells: list[int] = []
         n_cells: list[int] = []
         vectorized = self.encoding.writes_rows
+        single = self.encoding.single_token  # the mask is the legal ids themselves
         for table in self.tables:
             decision = table.decision
             assert decision is not None  # finished games were replaced
@@ -140,7 +141,7 @@ class BatchStepper:
                     n_cells.append(len(prefix))
                 else:
                     n_cells.append(0)
-            tokens = decision.allowed_tokens()
+            tokens = decision.legal_ids if single else decision.allowed_tokens()
             allowed += tokens
             n_allowed.append(len(tokens))
             current.append(table.state.current_player)
