@@ -29,6 +29,10 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from kartentisch.rl.table import SEED_LIMIT, Table
 
@@ -149,11 +153,38 @@ def raw_env(game: str = "krass-kariert", **kwargs: Any) -> KartentischAEC:
     return KartentischAEC(game, **kwargs)
 
 
+class _OrderEnforcingIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's iterator over the agents to act, the same checks (a step between two
+    agents), reading the environment's fields directly instead of through the wrapper's
+    properties."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        selected: str = raw.agent_selection
+        return selected
+
+
+class _OrderEnforcingIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _OrderEnforcingIterator:
+        return _OrderEnforcingIterator(self.env, self.max_iter)
+
+
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order-enforcing wrapper, the same checks, with the attributes read on
-    every step (``agent_selection``, ``agents``), ``last`` and ``step`` going straight to
-    the environment once it has been reset, instead of through ``__getattr__`` and the
-    wrapper chain each time."""
+    every step (``agent_selection``, ``agents``), ``last``, ``step`` and the agent iterator
+    going straight to the environment once it has been reset, instead of through
+    ``__getattr__`` and the wrapper chain each time."""
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's error
+        return _OrderEnforcingIterable(self, max_iter)
 
     @property
     def agent_selection(self) -> str:

@@ -125,11 +125,10 @@ class Table:
         ``seat`` is deciding); written into ``out`` when given."""
         deciding = self.decision is not None and self.state.current_player == seat
         data = self.acting_bytes() if deciding else self.encoding.state_bytes(self.state, seat)
-        vector = np.frombuffer(data, dtype=np.float32)
-        if out is None:
-            out = vector.copy()  # writable, the caller's own
+        if out is None:  # one copy, writable, the caller's own
+            out = np.frombuffer(bytearray(data), dtype=np.float32)
         else:
-            out[:] = vector
+            out[:] = np.frombuffer(data, dtype=np.float32)
         if deciding:
             for cell in self.prefix_cells():
                 out[cell] = 1.0
