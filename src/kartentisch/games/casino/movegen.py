@@ -6,17 +6,22 @@ from the bitmask of the loose cards a move uses (``ID_BASE[card * NUM_CODES + co
 compress(mask)``, see :mod:`~kartentisch.games.casino.actions`). Action objects are made
 only when somebody asks for them (:func:`action_of`, a shared cache).
 
-Speed: no subset search per move. The state keeps, as its table changes, the *subset sums*
-of its loose numerals (:class:`~kartentisch.games.casino.combinatorics.SubsetSums`:
-``sums[k]`` holds the bitmask of every set of loose cards adding up to k <= 10; a trail adds
-the subsets with the new card, a capture or build filters out the subsets that lost a card).
-A move then needs only unions of disjoint groups from one of those lists:
+Speed: no search per move, and no bookkeeping per play. Which sets of loose numerals a
+card may take or join depends only on the loose numerals' *mask* (bit ``c`` for card
+``c``), and whether a set is allowed only on how many cards of each value it holds: a
+capture with a card of value v takes sets that split into groups adding up to v; a build
+of v with a card of value w < v joins sets that, with the card, split so. So
+:func:`sets_for` answers from two shared tables:
 
-* a capture with a card of value v takes the cards of groups of v: the unions of disjoint
-  masks from ``sums[v]`` (:func:`closure` from the empty set);
-* a build of v with a card of value w < v joins one group of v - w (the card completes it)
-  and any number of groups of v: :func:`closure` of ``sums[v - w]`` under ``sums[v]``;
-  with w = v the card is a group of its own, and the loose cards are the capture's.
+* ``_SETS``, by (loose mask restricted to values <= v, v, w): the answer itself, as
+  masks (a pure cache; random tables repeat often, small values especially);
+* ``_COUNTS``, by (how many loose cards of each value <= v, v, w): the *count vectors*
+  allowed (how many cards of each value the set holds), built from the integer
+  partitions of v, which :func:`_expand` turns into masks by choosing the cards of each
+  value. Tables of different cards but equal counts share it, so it nearly always hits.
+
+Count vectors are packed four bits per value (value k in bits ``4(k-1)`` on), like the
+cards in a mask, so a set's counts are a nibble-wise popcount of its mask.
 
 The owner's duty (option ``owner_keeps_capture_card``) and the trail ban are checked here,
 per candidate move; :mod:`~kartentisch.games.casino.explain` says in words which rule a
@@ -50,9 +55,6 @@ _INTERNED: dict[int, Action] = {}
 """Action objects by id, shared between states (a pure cache: actions are immutable)."""
 _INTERN_LIMIT: Final = 200_000
 
-_EMPTY: Final[tuple[int, ...]] = (0,)
-"""The closure's start for captures: no card taken yet."""
-
 
 def action_of(aid: int) -> Action:
     """The shared action object for the (valid) id ``aid``."""
@@ -64,23 +66,214 @@ def action_of(aid: int) -> Action:
     return action
 
 
-def closure(start: tuple[int, ...], groups: tuple[int, ...]) -> set[int] | tuple[int, ...]:
-    """Every ``s | g1 | g2 ...`` with ``s`` from ``start`` and pairwise disjoint ``groups``
-    disjoint from ``s`` (none at all included), each set once.
+# ----------------------------------------------------------------------------- tables
+_GUARD: Final = 0x8888888888
+"""Bit 3 of each value's nibble: ``((n | _GUARD) - x) & _GUARD == _GUARD`` says that count
+vector ``x`` is at most ``n`` in every value (all counts at most 8, so nothing borrows)."""
+_LOW: Final[tuple[int, ...]] = tuple((1 << 4 * v) - 1 for v in range(11))
+"""``_LOW[v]``: the mask of every numeral of value at most v (cards ``0 .. 4v - 1``)."""
+_NUMERALS: Final = _LOW[10]
+_ONES: Final = 0x1111111111
+_FIVES: Final = 0x5555555555
+_THREES: Final = 0x3333333333
 
-    Each group in turn is added to every set found so far that it does not meet, so every
-    combination of disjoint groups is reached; the set drops unions reached twice (the same
-    cards grouped differently).
 
-    >>> sorted(closure((0,), (0b011, 0b100, 0b110)))
-    [0, 3, 4, 6, 7]
+def counts_of(mask: int) -> int:
+    """The count vector of the numerals in ``mask``: a popcount of each value's nibble.
+
+    >>> hex(counts_of(0b0111_0000_0001))  # three 3s and an ace
+    '0x301'
     """
-    if not groups:
-        return start
-    found = set(start)
-    for g in groups:
-        found.update([m | g for m in found if not m & g])
+    mask &= _NUMERALS
+    mask -= (mask >> 1) & _FIVES
+    return (mask & _THREES) + ((mask >> 2) & _THREES)
+
+
+def _partitions(v: int, largest: int) -> list[list[int]]:
+    """The integer partitions of ``v`` into parts of at most ``largest``."""
+    if v == 0:
+        return [[]]
+    return [[p, *rest] for p in range(min(v, largest), 0, -1)
+            for rest in _partitions(v - p, p)]
+
+
+def _vector(parts: list[int]) -> int:
+    return sum(1 << 4 * (p - 1) for p in parts)
+
+
+def _fits(parts: list[int]) -> bool:
+    """Whether no value occurs more than four times (a pack has four of each)."""
+    return all(parts.count(p) <= 4 for p in set(parts))
+
+
+_GROUPS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(_vector(p) for p in _partitions(v, v) if _fits(p)) for v in range(11))
+"""``_GROUPS[v]``: count vectors of the groups adding up to v (the partitions of v)."""
+_JOINS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(sorted({_vector(p) - (1 << 4 * (w - 1)) for p in _partitions(v, v)
+                  if w in p and _fits(p[:p.index(w)] + p[p.index(w) + 1:])}))
+    if 1 <= w < v else () for v in range(11) for w in range(11))
+"""``_JOINS[v * 11 + w]``: count vectors of the loose cards that a card of value w joins
+into one group of v (w < v)."""
+
+
+def _choices() -> tuple[tuple[int, ...], ...]:
+    out = []
+    for shift in range(10):
+        for nibble in range(16):
+            subs = [s for s in range(16) if s & nibble == s]
+            for j in range(5):
+                out.append(tuple(s << 4 * shift for s in subs if s.bit_count() == j))
+    return tuple(out)
+
+
+_CHOOSE: Final = _choices()
+"""``_CHOOSE[(k * 16 + nibble) * 5 + j]``: the masks of every ``j`` of the cards of value
+``k + 1`` whose suits are the bits of ``nibble``."""
+
+_COUNTS: dict[int, tuple[int, ...]] = {}
+"""Allowed count vectors by ``counts << 8 | v << 4 | w`` (see the module docstring)."""
+_SETS: dict[int, tuple[int, ...]] = {}
+"""Allowed masks by ``mask << 8 | v << 4 | w``."""
+_CACHE_LIMIT: Final = 100_000
+
+
+def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
+    """Every count vector ``x <= n`` (not 0) that splits into groups of v, with one of the
+    groups completed by a card of value ``w`` when ``w`` is not 0."""
+    limit = n | _GUARD
+    found = {0} if w == 0 else {x for x in _JOINS[v * 11 + w]
+                                if (limit - x) & _GUARD == _GUARD}
+    for g in _GROUPS[v]:
+        if (limit - g) & _GUARD != _GUARD:
+            continue
+        todo = list(found)
+        while todo:  # g as often as it fits, onto everything found so far
+            grown = []
+            for x in todo:
+                y = x + g
+                if (limit - y) & _GUARD == _GUARD and y not in found:
+                    found.add(y)
+                    grown.append(y)
+            todo = grown
+    found.discard(0)
+    return tuple(sorted(found))
+
+
+def _expand(vectors: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    """The masks of the loose cards (``mask``) with each count vector in ``vectors``."""
+    out: list[int] = []
+    for x in vectors:
+        sets = [0]
+        k = 0
+        while x:
+            j = x & 15
+            if j:
+                subs = _CHOOSE[(k * 16 + (mask >> 4 * k & 15)) * 5 + j]
+                if len(sets) == 1:
+                    s0 = sets[0]
+                    sets = [s0 | s for s in subs]
+                else:
+                    sets = [m | s for m in sets for s in subs]
+            x >>= 4
+            k += 1
+        out.extend(sets)
+    return tuple(out)
+
+
+def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
+    """The sets of loose numerals (masks, none empty) that a card of value ``v`` captures
+    (``w`` = 0), or that a card of value ``w`` < ``v`` joins into a build of ``v``.
+
+    ``loose`` is the mask of the loose cards (faces are ignored).
+
+    >>> [bin(m) for m in sets_for(0b0001_0000_0001, 4)]  # Ac 3c: the 4 takes both
+    ['0b100000001']
+    >>> [bin(m) for m in sets_for(0b0001_0000_0001, 5, 1)]  # an ace joins both into 5
+    ['0b100000001']
+    >>> sets_for(0b0001_0000_0001, 6, 1)  # but into no build of 6
+    ()
+    """
+    loose &= _LOW[v]
+    key = loose << 8 | v << 4 | w
+    found = _SETS.get(key)
+    if found is None:
+        n = counts_of(loose)
+        ckey = n << 8 | v << 4 | w
+        vectors = _COUNTS.get(ckey)
+        if vectors is None:
+            if len(_COUNTS) >= _CACHE_LIMIT:
+                _COUNTS.clear()
+            vectors = _COUNTS[ckey] = _count_vectors(n, v, w)
+        if len(_SETS) >= _CACHE_LIMIT:
+            _SETS.clear()
+        found = _SETS[key] = _expand(vectors, loose) if vectors else ()
     return found
+
+
+# ----------------------------------------------------------------------------- moves
+def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, ...]:
+    """:func:`legal_ids` when no build stands on the table (most positions): no owner's
+    duty, no trail ban, nothing to join, raise or take but loose cards."""
+    held = 0
+    """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
+    twice = 0
+    for c in hand:
+        bit = 1 << VALUES[c]
+        twice |= held & bit
+        held |= bit
+    ids: list[int] = []
+    may_trail_capturer = state.game.options.trail_when_capture_possible
+    for card in hand:
+        cv = VALUES[card]
+        key = card * NUM_CODES
+        if cv == 0:
+            own = card & 3
+            faces = loose >> (card & ~3) & 15
+            if faces:  # the other cards of the rank; the card's own bit squeezed out
+                faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
+                base = ID_BASE[key + CODE_CAPTURE]
+                if state.game.options.face_cards_capture_all:
+                    ids.append(base + faces)
+                else:
+                    while faces:
+                        bit = faces & -faces
+                        ids.append(base + bit)
+                        faces ^= bit
+                if not may_trail_capturer:
+                    continue
+            ids.append(ID_BASE[key + CODE_TRAIL])
+            continue
+        # The id of a numeral move is ID_BASE[key + code] + the mask with the card's own bit
+        # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
+        # the low part to itself shifts it up one, then everything moves down one.
+        low = (1 << card) - 1
+        masks = sets_for(loose, cv)
+        if masks:
+            base = ID_BASE[key + CODE_CAPTURE]
+            for m in masks:
+                ids.append(base + ((m + (m & low)) >> 1))
+            if twice >> cv & 1:  # a call of the card's own value: onto any capture set
+                base = ID_BASE[key + CODE_BUILD + cv - 1]
+                for m in masks:
+                    ids.append(base + ((m + (m & low)) >> 1))
+            if may_trail_capturer:
+                ids.append(ID_BASE[key + CODE_TRAIL])
+        else:
+            ids.append(ID_BASE[key + CODE_TRAIL])
+        above = held >> (cv + 1)
+        v = cv
+        while above:  # builds towards every larger value held
+            v += 1
+            if above & 1:
+                group = sets_for(loose, v, cv)
+                if group:
+                    base = ID_BASE[key + CODE_BUILD + v - 1]
+                    for m in group:
+                        ids.append(base + ((m + (m & low)) >> 1))
+            above >>= 1
+    ids.sort()
+    return tuple(ids)
 
 
 def legal_ids(state: CasinoState) -> tuple[int, ...]:
@@ -89,25 +282,20 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         return ()
     seat = state._current
     hand = state.hands[seat]
-    options = state.game.options
     builds = state.builds
-    sums = state._sums
-    if sums is None:
-        sums = state.subset_sums()
+    loose = state._lmask
+    if not builds:
+        return _open_table(state, hand, loose)
+    options = state.game.options
     held = [0] * 11
     for c in hand:
         held[VALUES[c]] += 1
     targets = [v for v in range(1, 11) if held[v]]
     """Values a build may take: the player must keep a card of the build's value."""
-    owned: list[int] = []
-    keeps = False
-    if builds:
-        owned = [v for v, b in builds.items() if b.owner == seat]
-        keeps = options.owner_keeps_capture_card and bool(owned)
+    owned = [v for v, b in builds.items() if b.owner == seat]
+    keeps = options.owner_keeps_capture_card and bool(owned)
     ids: list[int] = []
     can_capture: list[int] = []
-    found: dict[int, set[int] | tuple[int, ...]] = {}
-    """Closures already computed, by ``value * 16 + value of the card's own group``."""
     short: list[int] = []
     for card in hand:
         cv = VALUES[card]
@@ -117,73 +305,58 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
             # value left in the hand. ``short`` lists owned values the play would leave bare.
             short = [v for v in owned if held[v] - (v == cv) <= 0]
         if cv == 0:
-            # a face card's segment packs the other three cards of its rank: the card of
-            # suit s is bit s, less one above the played card's own suit
-            rank = card >> 2
-            faces = [c for c in state._loose if c >> 2 == rank]
+            own = card & 3
+            faces = loose >> (card & ~3) & 15
             if faces:
                 can_capture.append(card)
                 if not short:
+                    faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
                     base = ID_BASE[key + CODE_CAPTURE]
-                    own = card & 3
-                    bits = [1 << ((f & 3) - ((f & 3) > own)) for f in faces]
                     if options.face_cards_capture_all:
-                        ids.append(base + sum(bits))
+                        ids.append(base + faces)
                     else:
-                        ids.extend([base + bit for bit in bits])
+                        while faces:
+                            bit = faces & -faces
+                            ids.append(base + bit)
+                            faces ^= bit
             continue
-        # The id of a numeral move is ID_BASE[key + code] + the mask with the card's own bit
-        # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
-        # the low part to itself shifts it up one, then everything moves down one.
         low = (1 << card) - 1
-        groups = sums[cv]
-        if groups:
-            masks = found.get(cv)
-            if masks is None:
-                masks = found[cv] = closure(_EMPTY, groups)
+        masks = sets_for(loose, cv)
+        if masks:
             can_capture.append(card)
             if not short:
                 base = ID_BASE[key + CODE_CAPTURE]
-                ids.extend([base + ((m + (m & low)) >> 1) for m in masks if m])
-        else:
-            masks = _EMPTY
+                ids.extend([base + ((m + (m & low)) >> 1) for m in masks])
         if cv in builds:
             can_capture.append(card)
             if not short or short == [cv]:
                 base = ID_BASE[key + CODE_CAPTURE_BUILD]
+                ids.append(base)  # the build alone
                 ids.extend([base + ((m + (m & low)) >> 1) for m in masks])
         # builds and calls of value v (the new build needs a v left in the hand too)
         for v in targets:
             if v < cv or (v == cv and held[v] < 2) or (short and short != [v]):
                 continue
-            if v == cv:
-                group = masks
-            else:
-                start = sums[v - cv]
-                if not start:
-                    continue
-                cached = found.get(v * 16 + v - cv)
-                if cached is None:
-                    cached = found[v * 16 + v - cv] = closure(start, sums[v])
-                group = cached
+            group = masks if v == cv else sets_for(loose, v, cv)
             if v in builds:
                 base = ID_BASE[key + CODE_BUILD_MERGE + v - 1]
+                if v == cv:
+                    ids.append(base)  # the card alone onto the build of its value
                 ids.extend([base + ((m + (m & low)) >> 1) for m in group])
             else:
                 base = ID_BASE[key + CODE_BUILD + v - 1]
-                ids.extend([base + ((m + (m & low)) >> 1) for m in group if m])
+                ids.extend([base + ((m + (m & low)) >> 1) for m in group])
         # raises of single builds
-        if builds:
-            for u, b in builds.items():
-                w = u + cv
-                if w > 10 or held[w] - (w == cv) <= 0 or b.multiple:
-                    continue
-                if short and [x for x in short if x != u] not in ([], [w]):
-                    continue
-                ids.append(ID_BASE[key + (CODE_RAISE_MERGE if w in builds else CODE_RAISE)
-                                   + u - 1])
+        for u, b in builds.items():
+            w = u + cv
+            if w > 10 or held[w] - (w == cv) <= 0 or b.multiple:
+                continue
+            if short and [x for x in short if x != u] not in ([], [w]):
+                continue
+            ids.append(ID_BASE[key + (CODE_RAISE_MERGE if w in builds else CODE_RAISE)
+                               + u - 1])
     # trails
-    if not builds or not trail_banned(options.trail_ban, builds, seat, state.last_turn[seat]):
+    if not trail_banned(options.trail_ban, builds, seat, state.last_turn[seat]):
         check = not options.trail_when_capture_possible
         for card in hand:
             if check and card in can_capture:

@@ -22,7 +22,7 @@ from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
 from kartentisch.games.casino.actions import Action, Build, Capture
 from kartentisch.games.casino.cards import DECK, card_names
-from kartentisch.games.casino.combinatorics import Sums, add_card, remove_cards, sums_of
+from kartentisch.games.casino.combinatorics import Sums, sums_of
 from kartentisch.games.casino.explain import why_illegal
 from kartentisch.games.casino.log import (
     BUILD,
@@ -71,8 +71,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
     """A Casino game in progress."""
 
     __slots__ = (
-        "_current", "_events", "_events_at", "_history", "_history_at", "_legal", "_log",
-        "_loose", "_sums", "builds", "captured", "dealer", "deck", "game", "hands",
+        "_current", "_events", "_events_at", "_history", "_history_at", "_legal", "_lmask",
+        "_log", "_loose", "builds", "captured", "dealer", "deck", "game", "hands",
         "last_capturer", "last_turn", "pack", "pack_results", "phase", "plays", "scores",
         "seed", "sweeps", "turn", "winners",
     )
@@ -98,9 +98,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """The rest of the pack; the next card dealt is the last."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self._loose: list[int] = []
-        self._sums: Sums | None = None
-        """The subset sums of the loose numerals (see :meth:`subset_sums`), None until asked
-        for after the loose cards were set from outside."""
+        self._lmask = 0
+        """The loose cards as a mask (bit ``c`` for card ``c``), for the move generator."""
         self.builds: dict[int, BuildUnit] = {}
         """Builds on the table by value (never two of one value)."""
         self.captured: list[list[int]] = [[] for _ in range(n)]
@@ -221,7 +220,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         other.deck = self.deck.copy()
         other.hands = [h.copy() for h in self.hands]
         other._loose = self._loose.copy()
-        other._sums = self._sums  # immutable
+        other._lmask = self._lmask
         other.builds = self.builds.copy()  # build units are frozen
         other.captured = [c.copy() for c in self.captured]
         other.sweeps = self.sweeps.copy()
@@ -257,24 +256,20 @@ class CasinoState(State[Action, "CasinoObservation"]):
     @property
     def loose(self) -> list[int]:
         """Loose table cards, ascending. Assign a new list to change them from outside (the
-        rules change it in place and keep :meth:`subset_sums` up to date)."""
+        rules change it in place and keep the mask the move generator reads up to date)."""
         return self._loose
 
     @loose.setter
     def loose(self, cards: list[int]) -> None:
         self._loose = cards
-        self._sums = None
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        self._lmask = mask
 
     def subset_sums(self) -> Sums:
-        """``sums[k]``: the bitmask of every set of loose numerals adding up to k <= 10.
-
-        The move generator reads it; the rules keep it up to date as the table changes
-        (:func:`~.combinatorics.add_card`, :func:`~.combinatorics.remove_cards`).
-        """
-        sums = self._sums
-        if sums is None:
-            sums = self._sums = sums_of(self._loose)
-        return sums
+        """``sums[k]``: the bitmask of every set of loose numerals adding up to k <= 10."""
+        return sums_of(self._loose)
 
     def table_items(self) -> list[int | BuildUnit]:
         """The table in its canonical, labelled order: loose cards, then builds by value."""
@@ -297,8 +292,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             loose = self._loose
             for c in action.loose:
                 loose.remove(c)
-            if self._sums is not None and action.loose:
-                self._sums = remove_cards(self._sums, action.loose)
+                self._lmask ^= 1 << c
             if action.build:
                 unit = self.builds.pop(action.build)
                 taken.extend(unit.cards)
@@ -319,8 +313,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             loose = self._loose
             for c in action.loose:
                 loose.remove(c)
-            if self._sums is not None and action.loose:
-                self._sums = remove_cards(self._sums, action.loose)
+                self._lmask ^= 1 << c
             extra = []
             if action.raised:
                 cards = self.builds.pop(action.raised).cards
@@ -338,8 +331,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 log.extend(extra)
         else:
             bisect.insort(self._loose, card)
-            if self._sums is not None:
-                self._sums = add_card(self._sums, card)
+            self._lmask |= 1 << card
             self.plays.append(PlayRecord(seat, "trail", card))
             log.append(TRAIL | (seat + 1) << 4 | aid << 7)
         self.last_turn[seat] = turn
@@ -392,7 +384,6 @@ class CasinoState(State[Action, "CasinoObservation"]):
             table.extend((deck.pop(), deck.pop()))
             self.hands[self.dealer].extend((deck.pop(), deck.pop()))
         self.loose = sorted(table)
-        self._sums = sums_of(self._loose)
         log.append(header(TABLE, -1, 0))
         log.append(mask_of(table))
         for s in [*order, self.dealer]:
