@@ -21,6 +21,8 @@ def written(seed: int = 2, moves: int = 25, **options: Any) -> dict[str, Any]:
     state = Krumme20(3, options).new_initial_state(seed)
     rng = random.Random(seed)
     for _ in range(moves):
+        if state.is_terminal():
+            break
         ids = state.legal_action_ids()
         state.apply_id(ids[rng.randrange(len(ids))])
     doc: dict[str, Any] = json.loads(json.dumps(state.to_json()))
@@ -37,8 +39,42 @@ def refused(doc: Any) -> InvalidPositionError:
     return caught.value
 
 
+def long_form(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with every plain-string card written as the object it stands for (the
+    knowledge docs/positions-krumme20.md gives a plain string)."""
+    out = copy.deepcopy(doc)
+    n, options = out["players"], out["options"]
+    everyone = list(range(n))
+
+    def expand(entry: Any, up: list[int], down: list[int]) -> Any:
+        if not isinstance(entry, str):
+            return entry
+        return {"card": entry.removesuffix("x"), "up_known": up, "down_known": down,
+                "cross": entry.endswith("x")}
+
+    out["hands"] = [[expand(e, everyone, [s] if options["peek_own"] else []) for e in h]
+                    for s, h in enumerate(out["hands"])]
+    out["scores"] = [[expand(e, everyone, []) for e in p] for p in out["scores"]]
+    out["ablage"] = [expand(e, everyone, []) for e in out["ablage"]]
+    out["abwurf"] = [expand(e, everyone, []) for e in out["abwurf"]]
+    pile = out["draw_pile"]
+    out["draw_pile"] = [expand(e, everyone if i == len(pile) - 1 and options["draw_top_visible"]
+                               else [], []) for i, e in enumerate(pile)]
+    return out
+
+
+def test_plain_string_cards_mean_what_the_documentation_says() -> None:
+    for options in ({}, {"peek_own": True}, {"draw_top_visible": False, "play_flips": False}):
+        for moves in (0, 25, 60):
+            doc = written(moves=moves, **options)
+            assert any(isinstance(c, str) for c in doc["draw_pile"])  # the short form is used
+            full = long_form(doc)
+            assert full != doc
+            assert Krumme20(3, options).state_from_json(full).to_json() == doc
+
+
 def changed(path: list[Any], value: Any, doc: dict[str, Any] | None = None) -> dict[str, Any]:
-    out = copy.deepcopy(doc if doc is not None else written())
+    out = long_form(doc if doc is not None else written())
     target = out
     for key in path[:-1]:
         target = target[key]
@@ -47,9 +83,11 @@ def changed(path: list[Any], value: Any, doc: dict[str, Any] | None = None) -> d
 
 
 def test_written_documents_read_back_exactly() -> None:
-    for options in ({}, {"peek_own": True}, {"target": 10, "sitout_foul_reward": True}):
-        doc = written(**options)
-        assert read(doc).to_json() == doc
+    for options in ({}, {"peek_own": True}, {"target": 10, "sitout_foul_reward": True},
+                    {"draw_top_visible": False, "play_flips": False}):
+        for moves in (0, 25, 80):
+            doc = written(moves=moves, **options)
+            assert Krumme20(3, options).state_from_json(doc).to_json() == doc
 
 
 @pytest.mark.parametrize("seed", [0, 1, SEED_MAX])
@@ -71,6 +109,23 @@ def test_every_valid_seed_round_trips(seed: int) -> None:
 def test_the_type_refuses_bad_fields(path: list[Any], value: Any) -> None:
     error = refused(changed(path, value))
     assert error.code == "document.invalid", error
+
+
+@pytest.mark.parametrize("text", ["6/1", " 3/1", "3/1y", "3-1", "", "3/1xx", "x"])
+def test_plain_string_cards_are_checked_like_the_type(text: str) -> None:
+    doc = written()
+    for path in (["hands", 0, 0], ["draw_pile", 0], ["scores", 0], ["ablage"]):
+        bad = copy.deepcopy(doc)
+        target = bad
+        for key in path[:-1]:
+            target = target[key]
+        if isinstance(target[path[-1]], list):
+            target[path[-1]].append(text)  # (one card too many as well: the text is first)
+        else:
+            target[path[-1]] = text
+        error = refused(bad)
+        assert error.code == "document.invalid", (path, error)
+        assert "0-5" in error.params["detail"] and error.params["what"] == "position"
 
 
 def test_the_whole_document_must_be_an_object_of_the_right_game() -> None:

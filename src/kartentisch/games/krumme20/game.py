@@ -27,6 +27,8 @@ from kartentisch.games.krumme20.state import K20State
 _ACTIONS: Final = acts.ACTIONS
 _BY_IDENTITY: Final[dict[int, int]] = {id(a): i for i, a in enumerate(_ACTIONS)}
 """The id of each shared action object by its identity (the objects live as long as ACTIONS)."""
+_BY_NOTATION: Final[dict[str, int]] = {acts.format_action(a): i for i, a in enumerate(_ACTIONS)}
+"""Every action's id by its canonical notation (what records hold): found by one lookup."""
 _OWN_CARD = re.compile(r"^(flip|drehen)\s+h\s*(\d+)$")
 """``flip h2``: the mover's own personal card 2."""
 
@@ -93,6 +95,11 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
         state's coded :meth:`~K20State.why_illegal` error.
         """
         state.check_actor(None)  # a finished game takes no move, whatever the text says
+        # The canonical notation (a record's, a bot's) by one lookup; anything else, and an
+        # illegal move (for its coded error), goes the long way.
+        aid = _BY_NOTATION.get(text) if type(text) is str else None
+        if aid is not None and state.is_legal_id(aid):
+            return _ACTIONS[aid]
         cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else text
         seat = state.current_player
         if isinstance(cleaned, str):
@@ -107,7 +114,7 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
         return acts.ACTIONS[aid]
 
     def state_from_json(self, document: Mapping[str, Any]) -> K20State:
-        return state_from_json(document)
+        return state_from_json(document, self)
 
     def evaluate(self, state: K20State) -> list[float]:
         """Expected returns of ``state`` for search playouts cut short (see ``search``)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -31,15 +31,21 @@ from kartentisch.core.protocol import TERMINAL
 from kartentisch.games.krumme20.cards import (
     DECK_SIZE,
     card_text,
+    deck_pairs,
     pair_counts,
     pair_key,
 )
 from kartentisch.games.krumme20.documents import (
+    CARD_PATTERN,
     POSITION_FORMAT,
+    SHORT_CARD_PATTERN,
     K20CardDocument,
     K20PositionDocument,
 )
 from kartentisch.games.krumme20.state import FOUL, LOSS, OVER, SITOUT, K20State
+
+if TYPE_CHECKING:
+    from kartentisch.games.krumme20.game import Krumme20
 
 _OTHER_SEAT_PHASES = (FOUL, LOSS, SITOUT)
 
@@ -62,20 +68,47 @@ def _seats(mask: int, n: int) -> list[int]:
     return list(_SEATS[mask & ((1 << n) - 1)])
 
 
+_TEXTS: tuple[str, ...] = tuple(f"{a}/{b}" for a in range(6) for b in range(6))
+"""A card's notation by ``6 * up + down``."""
+
+
 def state_to_json(state: K20State) -> dict[str, Any]:
-    """The document for ``state``."""
+    """The document for ``state``.
+
+    A card whose knowledge is what the reader assumes for a plain string (see the module's
+    docstring) is written as that string, ``"3/1"`` (``"3/1x"`` crosswise on a score pile),
+    every other card as an object with its knowledge; both read back to the same state.
+    Most cards take the short form (the draw pile, personal cards), which makes the
+    document smaller and both directions faster.
+    """
     n = state.game.players
-    face, back, kup, kdown = state.face, state.back, state.kup, state.kdown
+    face, back, kup, kdown, cross = state.face, state.back, state.kup, state.kdown, state.cross
     seats = _SEATS
-    within = (1 << n) - 1
+    texts = _TEXTS
+    every = (1 << n) - 1
 
     def card(c: int, crosswise: bool = False) -> dict[str, Any]:
-        up, down = face[c], back[c]
-        return {"card": _TEXT.get((up, down)) or card_text(up, down),
-                "up_known": list(seats[kup[c] & within]),
-                "down_known": list(seats[kdown[c] & within]),
-                "cross": state.cross[c] if crosswise else False}
+        return {"card": texts[6 * face[c] + back[c]],
+                "up_known": list(seats[kup[c] & every]),
+                "down_known": list(seats[kdown[c] & every]),
+                "cross": cross[c] if crosswise else False}
 
+    def pile(cards: list[int], down: int) -> list[Any]:
+        """Cards outside the draw pile whose down side, by default, ``down`` knows."""
+        return [texts[6 * face[c] + back[c]] if kup[c] == every and kdown[c] == down
+                else card(c) for c in cards]
+
+    def score_pile(cards: list[int]) -> list[Any]:
+        return [(texts[6 * face[c] + back[c]] + "x" if cross[c] else texts[6 * face[c] + back[c]])
+                if kup[c] == every and kdown[c] == 0 else card(c, True) for c in cards]
+
+    draw = state.draw
+    top = len(draw) - 1
+    top_up = every if state.draw_top_visible else 0
+    draw_pile = [texts[6 * face[c] + back[c]]
+                 if kup[c] == (top_up if i == top else 0) and kdown[c] == 0 else card(c)
+                 for i, c in enumerate(draw)]
+    peek = state.peek_own
     return {
         "format": POSITION_FORMAT,
         "game": "krumme20",
@@ -91,11 +124,11 @@ def state_to_json(state: K20State) -> dict[str, Any]:
         "second_done": state.second_done,
         "draws_left": state.draws_left,
         "queue": [[k, s] for k, s in state.queue],
-        "hands": [[card(c) for c in h] for h in state.hands],
-        "scores": [[card(c, True) for c in s] for s in state.scores],
-        "ablage": [card(c) for c in state.ablage],
-        "abwurf": [card(c) for c in state.abwurf],
-        "draw_pile": [card(c) for c in state.draw],
+        "hands": [pile(h, 1 << s if peek else 0) for s, h in enumerate(state.hands)],
+        "scores": [score_pile(p) for p in state.scores],
+        "ablage": pile(state.ablage, 0),
+        "abwurf": pile(state.abwurf, 0),
+        "draw_pile": draw_pile,
         "sitting_out": list(state.sitting_out),
         "final_turns": state.final_turns,
         "turns": state.turns,
@@ -120,25 +153,59 @@ def _check_header(doc: object) -> None:
             code="position.wrong_game", params={"found": safe_repr(found), "expected": "krumme20"})
 
 
-def state_from_json(doc: object) -> K20State:
+_SHORT: dict[str, tuple[int, int, bool]] = {
+    **{text: (up, down, False) for (up, down), text in _TEXT.items()},
+    **{text + "x": (up, down, True) for (up, down), text in _TEXT.items()}}
+"""(up, down, crosswise) by a plain-string card (the document type admits only these)."""
+
+_PAIR_CODE: tuple[int, ...] = tuple(6 * min(a, b) + max(a, b) for a in range(6) for b in range(6))
+"""The unordered pair of a card by ``6 * up + down``: ``6 * low + high``."""
+
+_DECK_CODES: dict[str, list[int]] = {}
+"""Per deck composition: its cards' pair codes, sorted (made on first use)."""
+
+
+def _bad_text(pattern: str, where: str) -> InvalidPositionError:
+    """A card text that does not match its pattern, reported as the document type reports
+    its own checks (the types leave this one to the reader, see ``documents.ShortCard``)."""
+    detail = f"Expected text matching regex '{pattern}' - at `$.{where}`"
+    return InvalidPositionError(f"position: {detail}", code="document.invalid",
+                                params={"what": "position", "detail": detail})
+
+
+def _deck_codes(deck: str) -> list[int]:
+    codes = _DECK_CODES.get(deck)
+    if codes is None:
+        codes = _DECK_CODES[deck] = sorted(6 * a + b for a, b in deck_pairs(deck))
+    return codes
+
+
+def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
     """Read a position document; raises ``InvalidPositionError`` naming the first problem.
 
     The document's shape and value ranges are checked by its type
     (:class:`~.documents.K20PositionDocument`); this function then checks what a type
     cannot say, each problem reported with :func:`~kartentisch.core.documents.impossible`.
+    ``game``: a game the state may belong to when the document's players and options are
+    its own (saves building an equal one).
     """
     _check_header(doc)
     d = read_document(doc, K20PositionDocument, what="position")
     n = d.players
     from kartentisch.games.krumme20.game import Krumme20
 
-    try:
-        game = Krumme20(n, msgspec.structs.asdict(d.options))
-    except InvalidOptionsError as exc:  # a combination the types cannot refuse
-        raise InvalidPositionError(f"options: {exc}", code=exc.code, params=exc.params) from None
+    options = msgspec.structs.asdict(d.options)
+    if game is None or game.players != n or game.options_json() != options:
+        try:
+            game = Krumme20(n, options)
+        except InvalidOptionsError as exc:  # a combination the types cannot refuse
+            raise InvalidPositionError(f"options: {exc}", code=exc.code,
+                                       params=exc.params) from None
     opts = game.options
     every = (1 << n) - 1
     state = K20State(game, d.seed, deal_now=False)
+    face, back, kup, kdown, cross_of = state.face, state.back, state.kup, state.kdown, state.cross
+    top_visible = opts.draw_top_visible
     next_id = 0
 
     def mask(seats: tuple[int, ...], where: str) -> int:
@@ -156,34 +223,43 @@ def state_from_json(doc: object) -> K20State:
     def read_pile(pile: list[str | K20CardDocument], where: str, *, owner: int | None = None,
                   score: bool = False, draw: bool = False) -> list[int]:
         nonlocal next_id
-        ids = []
+        start = next_id
+        # A plain string's knowledge (see the module's docstring).
+        short_down = (1 << owner) if owner is not None and opts.peek_own else 0
+        last = len(pile) - 1
         for i, entry in enumerate(pile):
-            if next_id >= DECK_SIZE:
+            c = start + i
+            if c >= DECK_SIZE:
                 raise impossible(f"{where}[{i}]: more than {DECK_SIZE} cards in the position",
                                  cards=DECK_SIZE)
-            if isinstance(entry, str):
-                cross = entry.endswith("x")
-                text = entry[:-1] if cross else entry
-                up_k = every
-                if draw and not (i == len(pile) - 1 and opts.draw_top_visible):
-                    up_k = 0
-                down_k = (1 << owner) if owner is not None and opts.peek_own else 0
+            if type(entry) is str:
+                short = _SHORT.get(entry)
+                if short is None:
+                    raise _bad_text(SHORT_CARD_PATTERN, f"{where}[{i}]")
+                up, down, cross = short
+                up_k = every if not draw or (i == last and top_visible) else 0
+                down_k = short_down
             else:
-                text, cross = entry.card, entry.cross
+                assert isinstance(entry, K20CardDocument)
+                pair = _PAIR.get(entry.card)
+                if pair is None:
+                    raise _bad_text(CARD_PATTERN, f"{where}[{i}].card")
+                up, down = pair
+                cross = entry.cross
                 up_k = mask(entry.up_known, f"{where}[{i}] up_known")
                 down_k = mask(entry.down_known, f"{where}[{i}] down_known")
-            up, down = _PAIR[text]  # the document type allows only "a/b", a, b 0-5
             if cross and not score:
                 raise impossible(f"{where}[{i}]: only a card on a score pile can lie crosswise")
             if not draw and up_k != every:
                 raise impossible(
                     f"{where}[{i}]: a card outside the draw pile shows its up side to all")
-            c = next_id
-            next_id += 1
-            state.face[c], state.back[c] = up, down
-            state.kup[c], state.kdown[c], state.cross[c] = up_k, down_k, cross
-            ids.append(c)
-        return ids
+            face[c] = up
+            back[c] = down
+            kup[c] = up_k
+            kdown[c] = down_k
+            cross_of[c] = cross
+        next_id = start + len(pile)
+        return list(range(start, next_id))
 
     def per_seat(key: str, value: list[Any] | None, default: list[Any]) -> list[Any]:
         if value is None:
@@ -203,15 +279,17 @@ def state_from_json(doc: object) -> K20State:
     if next_id != DECK_SIZE:
         raise impossible(f"the position holds {next_id} cards; the game has {DECK_SIZE}",
                          count=next_id, cards=DECK_SIZE)
-    have = Counter(pair_key(state.face[c], state.back[c]) for c in range(DECK_SIZE))
-    deck = pair_counts(opts.deck)
-    if have != deck:
+    # The deck's composition: sorted pair codes compared at once; on a difference, the
+    # counts name the first card that is off.
+    if sorted([_PAIR_CODE[6 * a + b] for a, b in zip(face, back, strict=True)]) != _deck_codes(
+            opts.deck):
+        have = Counter(pair_key(a, b) for a, b in zip(face, back, strict=True))
+        deck = pair_counts(opts.deck)
         key = min((have - deck) or (deck - have))
         raise impossible(f"card {card_text(*key)} appears {have[key]} times; the {opts.deck!r}"
                          f" deck has {deck[key]}", card=card_text(*key), count=have[key],
                          deck=deck[key])
-    state.secrets = opts.peek_own or any(
-        m not in (0, every) for m in (*state.kup, *state.kdown))
+    state.secrets = opts.peek_own or not {*kup, *kdown} <= {0, every}
 
     target = opts.target
     pile_sum = sum(state.face[c] for c in state.ablage)

@@ -191,7 +191,6 @@ _TAKESCORE: Final = action_id(TakeScore(0))
 _TAKEDRAW: Final = action_id(TakeDraw())
 _TAKEDISCARD: Final = action_id(TakeDiscard())
 _DRAW: Final = action_id(Draw())
-_LOWEST_END: Final = action_id(Lowest(MAX_HAND - 1)) + 1
 _SITOUT: Final = action_id(SitOut())
 _LOWEST: Final = action_id(Lowest(0))
 _CLAIM33: Final = action_id(Claim33((0, 1, 2)))
@@ -367,12 +366,14 @@ class K20State(State[Action, "K20Observation"]):
             legal = self.legal_action_ids()
         return aid in legal
 
-    def check_actor(self, seat: Seat | None) -> None:
+    def check_actor(self, seat: object) -> None:
         # Fast path of the usual call (no seat given, game running); everything else goes
-        # to the base class's one policy.
+        # to the base class's one policy. ``seat`` is typed ``object`` because anything may
+        # be passed and must get the base's error: compiled with mypyc, a narrower
+        # annotation would raise ``TypeError`` first.
         if seat is None and self.phase != OVER:
             return
-        super().check_actor(seat)
+        super().check_actor(seat)  # type: ignore[arg-type]
 
     def clone(self) -> K20State:
         """An independent copy: every list and the log are copied; what stays shared is
@@ -409,8 +410,8 @@ class K20State(State[Action, "K20Observation"]):
         Decoded from the ids on first use and extended on later calls."""
         made = self._history
         ids = self._ids
-        if len(made) < len(ids):
-            made.extend([ACTIONS[i] for i in ids[len(made):]])
+        for k in range(len(made), len(ids)):  # (a loop: mypyc cannot iterate a bytearray)
+            made.append(ACTIONS[ids[k]])
         return made
 
     @history.setter
@@ -418,10 +419,18 @@ class K20State(State[Action, "K20Observation"]):
         self._ids = bytearray(action_id(a) for a in value)
         self._history = []
 
-    def observation(self, seat: Seat | None) -> K20Observation:
+    def history_ids(self) -> list[int]:
+        """The ids of :attr:`history`, oldest first, without making the action objects
+        (what a record is written from, see ``core.records.history_texts``)."""
+        return list(self._ids)
+
+    def observation(self, seat: object) -> K20Observation:
+        """What ``seat`` may know; ``None``: what a spectator may know. Raises
+        :class:`~kartentisch.core.errors.InvalidSeatError` for a bad seat (typed ``object``
+        for the same reason as :meth:`check_actor`)."""
         from kartentisch.games.krumme20.observation import observe
 
-        return observe(self, seat)
+        return observe(self, None if seat is None else self.game.check_seat(seat))
 
     def to_json(self) -> dict[str, Any]:
         from kartentisch.games.krumme20.position import state_to_json
