@@ -22,6 +22,8 @@ so the machine's load disturbs them less than wall-clock time would.
 ``--play N`` instead plays N random games through the public protocol and prints the
 action count (a fixed workload for ``valgrind --tool=callgrind``; run it with two values of
 N and divide the difference of the instruction counts by the difference of the actions).
+``--trips N`` likewise makes N JSON round trips of each mid-game state (of ``--games``
+games; run it with N and 0 and divide the difference by N times the games).
 """
 
 from __future__ import annotations
@@ -169,6 +171,18 @@ def play(name: str, games: int, seed: int) -> int:
     return actions
 
 
+def trips(name: str, games: int, seed: int, count: int) -> int:
+    """``count`` JSON round trips of each mid-game state of ``games`` random games; the
+    number of round trips."""
+    _title, players = GAMES[name]
+    game = load_game(name, players)
+    mids = [random_game(game, seed + i)[1] for i in range(games)]
+    for _ in range(count):
+        for m in mids:
+            game.state_from_json(m.to_json())
+    return count * len(mids)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", metavar="GAME",
@@ -179,11 +193,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--play", type=int, default=None, metavar="N",
                         help="only play N random games of the first game named")
+    parser.add_argument("--trips", type=int, default=None, metavar="N",
+                        help="only make N JSON round trips of each mid-game state")
     args = parser.parse_args(argv)
     names = args.games or list(GAMES)
     for name in names:
         if name not in GAMES:
             parser.error(f"unknown game {name!r}; choose from {', '.join(GAMES)}")
+    if args.trips is not None:
+        print(f"{names[0]}: {trips(names[0], args.count, args.seed, args.trips)} round trips")
+        return
     if args.play is not None:
         print(f"{names[0]}: {play(names[0], args.play, args.seed)} actions")
         return
