@@ -41,6 +41,7 @@ from kartentisch.core.protocol import Event
 from kartentisch.games.casino.actions import Build, Capture
 from kartentisch.games.casino.cards import CARD_NAMES
 from kartentisch.games.casino.movegen import action_of
+from kartentisch.games.casino.table import PlayRecord
 
 TRAIL: Final = 0
 CAPTURE: Final = 1
@@ -67,6 +68,16 @@ def new_log() -> array[int]:
 def header(kind: int, seat: int, payload: int) -> int:
     """A record's first word; ``seat`` -1 for nobody."""
     return kind | (seat + 1) << 4 | payload << 7
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
+    """The cards of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 def mask_of(cards: tuple[int, ...] | list[int]) -> int:
@@ -183,3 +194,48 @@ def action_ids(log: array[int], at: int = 0) -> tuple[list[int], int]:
         elif kind != PACK_START:
             at += 1
     return out, at
+
+
+def plays_from(log: array[int], at: int, out: list[PlayRecord]) -> int:
+    """Append to ``out`` the pack log's entries (:class:`~.table.PlayRecord`) of the records
+    from word ``at`` on; returns the log's length.
+
+    The state keeps no play records while playing: they are read back from its log when
+    somebody asks (an observation, a position, counting out), as the events are.
+    """
+    end = len(log)
+    while at < end:
+        word = log[at]
+        kind = word & 15
+        at += 1
+        if kind <= BUILD:
+            seat = ((word >> 4) & 7) - 1
+            payload = word >> 7
+            action = action_of(payload & ID_MASK)
+            if type(action) is Capture:
+                taken = action.loose
+                if action.build:
+                    taken = taken + cards_of(log[at])
+                    at += 1
+                out.append(PlayRecord(seat, "capture", action.card, taken, 0,
+                                      bool(payload & FLAG)))
+            elif type(action) is Build:
+                joined = action.loose
+                if action.raised:
+                    joined = joined + cards_of(log[at])
+                    at += 1
+                if action.merged:
+                    joined = joined + cards_of(log[at])
+                    at += 1
+                out.append(PlayRecord(seat, "build", action.card, joined, action.value))
+            else:
+                out.append(PlayRecord(seat, "trail", action.card))
+        elif kind == TABLE_TAKEN:
+            rest: tuple[int, ...] = ()
+            for _ in range((word >> 7) + 1):
+                rest = rest + cards_of(log[at])
+                at += 1
+            out.append(PlayRecord(((word >> 4) & 7) - 1, "table", -1, rest))
+        elif kind != PACK_START:
+            at += 1
+    return at

@@ -53,6 +53,10 @@ if TYPE_CHECKING:
 
 _INTERNED: dict[int, Action] = {}
 """Action objects by id, shared between states (a pure cache: actions are immutable)."""
+_ID_OF: dict[int, int] = {}
+"""The id of each action in :data:`_INTERNED`, by the object's identity (``id()``): so
+``apply`` knows a shared action's id without computing it. Both are filled and cleared
+together, so every key is the identity of a live object."""
 _INTERN_LIMIT: Final = 200_000
 
 
@@ -62,7 +66,9 @@ def action_of(aid: int) -> Action:
     if action is None:
         if len(_INTERNED) >= _INTERN_LIMIT:
             _INTERNED.clear()
+            _ID_OF.clear()
         action = _INTERNED[aid] = action_from_id(aid)
+        _ID_OF[id(action)] = aid
     return action
 
 

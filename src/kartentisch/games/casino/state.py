@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
-from kartentisch.games.casino.actions import Action, Build, Capture
+from kartentisch.games.casino.actions import Action, Build, Capture, Trail
 from kartentisch.games.casino.cards import DECK, card_names
 from kartentisch.games.casino.combinatorics import Sums, sums_of
 from kartentisch.games.casino.explain import why_illegal
@@ -41,8 +41,9 @@ from kartentisch.games.casino.log import (
     mask_of,
     new_log,
     pack_scores,
+    plays_from,
 )
-from kartentisch.games.casino.movegen import _INTERNED, action_of, legal_ids
+from kartentisch.games.casino.movegen import _ID_OF, _INTERNED, action_of, legal_ids
 from kartentisch.games.casino.scoring import (
     SCORE_ITEMS,
     TARGET,
@@ -72,8 +73,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     __slots__ = (
         "_current", "_events", "_events_at", "_history", "_history_at", "_legal", "_lmask",
-        "_log", "_loose", "builds", "captured", "dealer", "deck", "game", "hands",
-        "last_capturer", "last_turn", "pack", "pack_results", "phase", "plays", "scores",
+        "_log", "_loose", "_plays", "_plays_at", "builds", "captured", "dealer", "deck", "game",
+        "hands", "last_capturer", "last_turn", "pack", "pack_results", "phase", "scores",
         "seed", "sweeps", "turn", "winners",
     )
 
@@ -109,7 +110,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.turn = 0
         self.last_turn: list[int] = [-1] * n
         """The turn of each seat's latest play (for the trail ban)."""
-        self.plays: list[PlayRecord] = []
+        self._plays: list[PlayRecord] = []
+        """The pack's log entries decoded so far (to word ``_plays_at``, see :attr:`plays`)."""
+        self._plays_at = 0
         self.scores: list[int] = [0] * game.sides
         self.pack_results: list[dict[str, list[int]]] = []
         """Per finished pack: points per side for each scoring item and ``total``."""
@@ -157,6 +160,28 @@ class CasinoState(State[Action, "CasinoObservation"]):
             legal = self._legal = legal_ids(self)
         i = bisect.bisect_left(legal, aid)  # the ids are sorted
         return i < len(legal) and legal[i] == aid
+
+    def apply(self, action: Action, *, seat: Seat | None = None) -> None:
+        """Play ``action`` for the current player; raises like :meth:`State.apply
+        <kartentisch.core.protocol.State.apply>`, whose contract this keeps.
+
+        Speed: an action object from :meth:`legal_actions` (a shared one) is known by its
+        identity, so its id needs no computing; it is then looked up among the legal ids
+        (a bisection). Any other object goes the general way.
+        """
+        aid = _ID_OF.get(id(action))
+        if aid is None:
+            State.apply(self, action, seat=seat)
+            return
+        if seat is not None or self.phase == OVER:
+            self.check_actor(seat)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_ids(self)
+        i = bisect.bisect_left(legal, aid)
+        if i == len(legal) or legal[i] != aid:
+            raise self.why_illegal(action)
+        self._apply(action, aid)
 
     def apply_unchecked(self, aid: int) -> None:
         self._apply(_INTERNED.get(aid) or action_of(aid), aid)
@@ -206,6 +231,23 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._history = list(value)
         self._history_at = len(self._log)
 
+    @property
+    def plays(self) -> list[PlayRecord]:
+        """The pack's public log so far: every play, and the table taken at its end.
+
+        Read back from the game log on first use and extended on later calls (the rules
+        write only the log).
+        """
+        if self._plays_at < len(self._log):
+            self._plays_at = plays_from(self._log, self._plays_at, self._plays)
+        return self._plays
+
+    @plays.setter
+    def plays(self, value: list[PlayRecord]) -> None:
+        # The given records stand for the pack so far; later plays follow.
+        self._plays = list(value)
+        self._plays_at = len(self._log)
+
     def clone(self) -> CasinoState:
         other = CasinoState.__new__(CasinoState)
         other.game = self.game
@@ -227,7 +269,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         other.last_capturer = self.last_capturer
         other.turn = self.turn
         other.last_turn = self.last_turn.copy()
-        other.plays = self.plays.copy()  # play records are tuples
+        other._plays = self._plays.copy()  # play records are tuples
+        other._plays_at = self._plays_at
         other.scores = self.scores.copy()
         other.pack_results = [{k: v.copy() for k, v in r.items()} for r in self.pack_results]
         other.phase = self.phase
@@ -285,61 +328,72 @@ class CasinoState(State[Action, "CasinoObservation"]):
         card = action.card
         self._legal = None
         log = self._log
-        self.hands[seat].remove(card)
+        hands = self.hands
+        hands[seat].remove(card)
         turn = self.turn
-        if type(action) is Capture:
-            taken = list(action.loose)
+        if type(action) is Trail:
+            bisect.insort(self._loose, card)
+            self._lmask |= 1 << card
+            log.append(TRAIL | (seat + 1) << 4 | aid << 7)
+        elif type(action) is Capture:
             loose = self._loose
-            for c in action.loose:
-                loose.remove(c)
-                self._lmask ^= 1 << c
+            pile = self.captured[seat]
+            pile.append(card)
+            if action.loose:
+                mask = self._lmask
+                for c in action.loose:
+                    loose.remove(c)
+                    mask ^= 1 << c
+                self._lmask = mask
+                pile.extend(action.loose)
+            self.last_capturer = seat
             if action.build:
                 unit = self.builds.pop(action.build)
-                taken.extend(unit.cards)
-            self.captured[seat].append(card)
-            self.captured[seat].extend(taken)
-            self.last_capturer = seat
-            last_play = not self.deck and not any(self.hands)
+                pile.extend(unit.cards)
             sweep = (self.game.options.sweeps and not loose and not self.builds
-                     and not last_play)
+                     and (bool(self.deck) or any(hands)))  # never on the pack's last play
             if sweep:
                 self.sweeps[seat] += 1
-            self.plays.append(PlayRecord(seat, "capture", card, tuple(taken), 0, sweep))
-            log.append(CAPTURE | (seat + 1) << 4 | (aid | (FLAG if sweep else 0)) << 7)
+                log.append(CAPTURE | (seat + 1) << 4 | (aid | FLAG) << 7)
+            else:
+                log.append(CAPTURE | (seat + 1) << 4 | aid << 7)
             if action.build:
                 log.append(mask_of(unit.cards))
-        elif type(action) is Build:
+        else:
+            assert type(action) is Build
             joined = list(action.loose)
-            loose = self._loose
-            for c in action.loose:
-                loose.remove(c)
-                self._lmask ^= 1 << c
-            extra = []
+            if joined:
+                loose = self._loose
+                mask = self._lmask
+                for c in joined:
+                    loose.remove(c)
+                    mask ^= 1 << c
+                self._lmask = mask
+            head = len(log)
+            log.append(0)  # the header, once the build is known
             if action.raised:
                 cards = self.builds.pop(action.raised).cards
                 joined.extend(cards)
-                extra.append(mask_of(cards))
+                log.append(mask_of(cards))
             if action.merged:
                 cards = self.builds.pop(action.value).cards
                 joined.extend(cards)
-                extra.append(mask_of(cards))
-            unit = BuildUnit(action.value, tuple(sorted([card, *joined])), seat, turn)
+                log.append(mask_of(cards))
+            joined.append(card)
+            joined.sort()
+            unit = BuildUnit(action.value, tuple(joined), seat, turn)
             self.builds[action.value] = unit
-            self.plays.append(PlayRecord(seat, "build", card, tuple(joined), action.value))
-            log.append(BUILD | (seat + 1) << 4 | (aid | (FLAG if unit.multiple else 0)) << 7)
-            if extra:
-                log.extend(extra)
-        else:
-            bisect.insort(self._loose, card)
-            self._lmask |= 1 << card
-            self.plays.append(PlayRecord(seat, "trail", card))
-            log.append(TRAIL | (seat + 1) << 4 | aid << 7)
+            log[head] = BUILD | (seat + 1) << 4 | (aid | (FLAG if unit.multiple else 0)) << 7
         self.last_turn[seat] = turn
         self.turn = turn + 1
-        n = self.game.players
-        for step in range(1, n + 1):
+        n = len(hands)
+        nxt = seat + 1 if seat + 1 < n else 0
+        if hands[nxt]:
+            self._current = nxt
+            return
+        for step in range(2, n + 1):
             nxt = (seat + step) % n
-            if self.hands[nxt]:
+            if hands[nxt]:
                 self._current = nxt
                 return
         if self.deck:
@@ -373,8 +427,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.sweeps = [0] * n
         self.last_capturer = -1
         self.last_turn = [-1] * n
-        self.plays = []
         log = self._log
+        self._plays = []
+        self._plays_at = len(log)
         log.append(header(PACK_START, self.dealer, self.pack + 1))
         order = [(self.dealer + 1 + i) % n for i in range(n - 1)]
         table: list[int] = []
@@ -403,7 +458,6 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.builds = {}
         if rest:
             self.captured[taker].extend(rest)
-            self.plays.append(PlayRecord(taker, "table", -1, tuple(rest)))
             self._log.append(header(TABLE_TAKEN, taker, len(words) - 1))
             self._log.extend(words)
         items = score_pack(self.captured, self.sweeps, self.game.sides, self.game.side_of)
