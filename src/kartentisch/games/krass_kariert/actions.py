@@ -158,6 +158,11 @@ def _decode(i: int) -> Action:
 ACTIONS: Final[tuple[Action, ...]] = tuple(_decode(i) for i in range(NUM_ACTIONS))
 """Every action by id; the engine hands out these shared objects."""
 
+SHARED_IDS: Final[dict[int, int]] = {id(action): i for i, action in enumerate(ACTIONS)}
+"""Ids of the shared action objects by object identity (``ACTIONS`` keeps them alive, so no
+other object can have such an identity). Speed: applying an action taken from
+``legal_actions()`` costs one dict lookup on an int, with no dataclass hashing or checks."""
+
 
 def action_from_id(i: int) -> Action:
     """The action with id ``i``.

@@ -8,14 +8,16 @@ code and give the same results.
 
 Both loops draw from the caller's :class:`random.Random` exactly as the generic loops do
 (:func:`kartentisch.bots.playout.random_games` and :func:`~kartentisch.bots.playout.playout`),
-so a bot's results for a fixed seed do not depend on which loop ran.
+so a bot's results for a fixed seed do not depend on which loop ran. (For a plain
+``Random``, ``randrange(n)`` is replaced by a copy of its algorithm without its two
+Python-level frames, checked against ``randrange`` at import.)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final
 
 from kartentisch.games.krass_kariert.rollout import heuristic_action
 from kartentisch.games.krass_kariert.state import OVER, PLAY, KKState
@@ -23,6 +25,32 @@ from kartentisch.games.krass_kariert.tables import ALL_IDS
 
 if TYPE_CHECKING:
     from kartentisch.games.krass_kariert.game import KrassKariert
+
+
+def _probe_randbelow() -> bool:
+    """Whether :func:`_randbelow` draws exactly what ``random.Random.randrange(n)`` draws in
+    this Python (it copies the standard library's algorithm, which could change)."""
+    if random.Random._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        return False
+    mine, theirs = random.Random(14), random.Random(14)
+    ok = all(_randbelow(mine.getrandbits, n) == theirs.randrange(n)
+             for n in (*range(1, 70), 1000, 4972) for _ in range(3))
+    return ok and mine.random() == theirs.random()
+
+
+def _randbelow(getrandbits: Callable[[int], int], n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` > 0 (``getrandbits`` is ``rng.getrandbits``): the
+    standard library's ``_randbelow_with_getrandbits``, without the Python-level frames of
+    ``randrange`` around it."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+_FAST_RANDBELOW: Final = _probe_randbelow()
+"""Whether :func:`_randbelow` may stand in for ``randrange`` (checked once at import)."""
 
 
 def _legal_ids(state: KKState) -> list[int]:
@@ -44,11 +72,14 @@ def random_games(game: KrassKariert, seeds: Sequence[int],
     results: list[list[float]] = []
     actions = 0
     randrange = rng.randrange
+    getrandbits = rng.getrandbits
+    fast = _FAST_RANDBELOW and type(rng) is random.Random
     for seed in seeds:
         state = game.new_initial_state(seed)
         while state.phase != OVER:
             ids = _legal_ids(state)
-            state.apply_unchecked(ids[randrange(len(ids))])
+            n = len(ids)
+            state.apply_unchecked(ids[_randbelow(getrandbits, n) if fast else randrange(n)])
             actions += 1
         results.append(state.returns())
     return results, actions
@@ -66,12 +97,15 @@ def run_playout(state: KKState, heuristic: bool, rng: random.Random, cap: int) -
     deal = state.deal
     steps = 0
     randrange = rng.randrange
+    getrandbits = rng.getrandbits
+    fast = _FAST_RANDBELOW and type(rng) is random.Random
     while state.phase != OVER and state.deal == deal and steps != cap:
         ids = _legal_ids(state)
-        if heuristic and len(ids) > 1:
+        n = len(ids)
+        if heuristic and n > 1:
             aid = heuristic_action(state, ids, rng)
         else:
-            aid = ids[randrange(len(ids))]
+            aid = ids[_randbelow(getrandbits, n) if fast else randrange(n)]
         state.apply_unchecked(aid)
         steps += 1
     return steps

@@ -26,12 +26,12 @@ from kartentisch.games.krass_kariert.position import (
     state_from_json,
 )
 from kartentisch.games.krass_kariert.reasons import REASONS, error, message
-from kartentisch.games.krass_kariert.state import KKState
+from kartentisch.games.krass_kariert.state import OVER, KKState
 
-_ID_OF_SHARED: Final[dict[int, int]] = {id(action): i for i, action in enumerate(acts.ACTIONS)}
-"""Ids of the shared action objects by object identity (``ACTIONS`` keeps them alive, so no
-other object can have such an identity). Speed: applying an action taken from
-``legal_actions()`` costs one dict lookup on an int, with no dataclass hashing or checks."""
+_NOTATION_IDS: Final[dict[str, int]] = {acts.format_action(a): i
+                                         for i, a in enumerate(acts.ACTIONS)}
+"""Every action's canonical notation -> its id (what records hold; see ``parse_action``)."""
+assert len(_NOTATION_IDS) == acts.NUM_ACTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
         identity; only other objects go through the field checks of :func:`actions.action_id`.
         """
         try:
-            return _ID_OF_SHARED[id(action)]
+            return acts.SHARED_IDS[id(action)]
         except KeyError:
             return acts.action_id(action)
 
@@ -134,6 +134,17 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
         >>> game.parse_action("1", game.new_initial_state(seed=1))
         Play(start=0, length=1, x_values=())
         """
+        # Speed (record replay): a move in its canonical notation, legal now and not a
+        # window with an undeclared X card, is the shared action of its id, with no parsing
+        # and no list of legal actions. Everything else takes the full path below, which
+        # also says why a move is refused.
+        aid = _NOTATION_IDS.get(text) if type(text) is str else None
+        if aid is not None and state.phase != OVER and state.is_legal_id(aid):
+            action = acts.ACTIONS[aid]
+            if not (type(action) is acts.Play and not action.x_values
+                    and X in state.hands[state.current_player][
+                        action.start : action.start + action.length]):
+                return action
         parsed = acts.parse_notation(text)
         shown = text.strip()
         if state.is_terminal():

@@ -17,6 +17,7 @@ The checked entry points ``apply`` and ``apply_id`` are the core's
 
 from __future__ import annotations
 
+import hashlib
 from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
@@ -28,9 +29,11 @@ from kartentisch.games.krass_kariert.actions import (
     ACTIONS,
     CONCEDE_ID,
     INSERT_BASE,
+    NUM_ACTIONS,
     PLAYS_PER_START,
     RESERVE_BASE,
     RESERVE_STRIDE,
+    SHARED_IDS,
     Action,
     InsertDrawn,
     Play,
@@ -76,11 +79,12 @@ from kartentisch.games.krass_kariert.reasons import error
 from kartentisch.games.krass_kariert.tables import (
     ACT_WORDS,
     ALL_IDS,
-    PAD,
+    PLAY_LENGTH,
+    PLAY_START,
     ROUND_ORDER,
     START_TABLES,
-    StartPlays,
     entry_at,
+    key_at,
 )
 
 if TYPE_CHECKING:
@@ -110,10 +114,32 @@ _T = TypeVar("_T")
 def shuffled_deck(seed: int, deal: int) -> list[int]:
     """The 54 cards in the order dealt in deal number ``deal`` (from 0) of game ``seed``.
 
-    A uniform shuffle determined by the seed and the deal's number alone
-    (:func:`kartentisch.core.rng.shuffled`), the same on every platform.
+    A uniform shuffle determined by the seed and the deal's number alone: exactly
+    ``core.rng.shuffled(DECK, seed, "krass-kariert", deal)``, the same on every platform.
+
+    Speed: that function sorts the cards by 64-bit words (numbers Python compares slowly).
+    This one reads the same words' top 24 bits straight from the hash's bytes and sorts
+    ``high << 6 | index``, small ints; where no two cards share a ``high``, that is the
+    same order (ties between whole words keep the cards' order, like a stable sort by
+    ``(word, index)``). When two do (about once in 11,000 deals), it asks
+    :func:`~kartentisch.core.rng.shuffled` itself. A test holds the two together.
     """
-    return shuffled(DECK, seed, "krass-kariert", deal)
+    digest = hashlib.shake_128(f"{seed}/krass-kariert/{deal}".encode()).digest(8 * _DECK_SIZE)
+    keys: list[int] = []
+    for i in range(_DECK_SIZE):
+        j = 8 * i  # word i is bytes j .. j+7, little-endian: its top 24 bits are j+5 .. j+7
+        keys.append((digest[j + 7] << 16 | digest[j + 6] << 8 | digest[j + 5]) << 6 | i)
+    keys.sort()
+    previous = -1
+    for key in keys:
+        if key >> 6 == previous:
+            return shuffled(DECK, seed, "krass-kariert", deal)
+        previous = key >> 6
+    return [DECK[key & 63] for key in keys]
+
+
+_DECK_SIZE: Final = 54
+assert len(DECK) == _DECK_SIZE  # six bits of index in shuffled_deck's keys
 
 
 class KKState(State[Action, "KKObservation"]):
@@ -300,6 +326,38 @@ class KKState(State[Action, "KKObservation"]):
             return self._generate_play(self._current, 2, ACTIONS)
         return self._generate_outside_play(ACTIONS)
 
+    def apply(self, action: object, *, seat: Seat | None = None) -> None:
+        """Play ``action`` for the current player; raises like the core's
+        :meth:`~kartentisch.core.protocol.State.apply`, whose checks this repeats.
+
+        Speed: the same checks in the order of the core's, written here so that the
+        compiled core runs them as C: the seat and game-over test only when they can fail,
+        an action from ``legal_actions()`` found by its identity, one table lookup to
+        decide its legality. ``action`` is typed ``object`` because anything may be passed
+        and must get :class:`~kartentisch.core.errors.InvalidActionError`.
+        """
+        if seat is not None or self.phase == OVER:
+            self.check_actor(seat)
+        aid = SHARED_IDS.get(id(action))
+        if aid is None:
+            aid = self.game.checked_action_id(action)
+        if not self.is_legal_id(aid):
+            raise self.why_illegal(ACTIONS[aid])
+        self.apply_unchecked(aid)
+
+    def apply_id(self, aid: object, *, seat: Seat | None = None) -> None:
+        """Apply the action with id ``aid``; raises like the core's
+        :meth:`~kartentisch.core.protocol.State.apply_id` (the same checks, compiled with
+        the rest, see :meth:`apply`)."""
+        if seat is not None or self.phase == OVER:
+            self.check_actor(seat)
+        if type(aid) is not int or not 0 <= aid < NUM_ACTIONS:
+            self.game.check_action_id(aid)  # raises InvalidActionError
+            raise AssertionError("unreachable")  # pragma: no cover
+        if not self.is_legal_id(aid):
+            raise self.why_illegal(ACTIONS[aid])
+        self.apply_unchecked(aid)
+
     def why_illegal(self, action: Action) -> IllegalActionError:
         """Why ``action`` is not legal now, with a ``kk.*`` reason code (see
         :func:`explain.why_illegal`)."""
@@ -384,53 +442,50 @@ class KKState(State[Action, "KKObservation"]):
         """The legal moves in phase ``play``: the ids (``k`` = 1) or actions (``k`` = 2)."""
         table = self._start_table
         hand = self.hands[seat]
-        cards = hand + PAD
-        key = cards[0] << 4 | cards[1]
+        n = len(hand)
+        key = (hand[0] << 4 if n else 0) | (hand[1] if n > 1 else 0)
         out: list[Any] = []
         # Speed: the plays starting at an index depend on the index and the three cards
         # from there; the key of those three is rolled along the hand (shift in the next
         # card, mask to 12 bits) instead of slicing. A start's entry is
-        # (beating counts, ids, actions), strongest first (see :mod:`.tables`).
+        # (beating counts, ids, actions, ...), strongest first (see :mod:`.tables`).
         if self.act_index == 0:  # the leader may play anything (a hand always has a play)
-            for start, card in enumerate(cards[2:]):
-                key = (key << 4 & 0xFFF) | card
-                out += table[key][start][k]
+            for start in range(n):
+                key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
+                entry = table.at(key)[start]
+                out.extend(entry[1] if k == 1 else entry[2])
             return out
         rank = self.best + 1
-        for start, card in enumerate(cards[2:]):
-            key = (key << 4 & 0xFFF) | card
-            entry = table[key][start]
+        for start in range(n):
+            key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
+            entry = table.at(key)[start]
             beating = entry[0][rank]
             if beating:  # the strongest ``beating`` plays here beat the round's best
-                out += entry[k][:beating]
+                plays = entry[1] if k == 1 else entry[2]
+                for i in range(beating):
+                    out.append(plays[i])
         # A follower who does not beat must take a reserve card (allowed even when they
         # could beat); without reserve cards they concede the deal.
         reserves = self.reserves[seat]
         if reserves:
-            n = len(hand)
             for r, card in enumerate(reserves):
                 if r and card == reserves[0]:
                     continue  # the same card twice: one distinct move
                 base = RESERVE_BASE + r * RESERVE_STRIDE
-                out += column[base : base + n + 1]
+                out.extend(column[base : base + n + 1])
         elif self.game.options.voluntary_concession or not out:
             out.append(column[CONCEDE_ID])
         return out
 
-    def _entry_at(self, hand: list[int], start: int) -> StartPlays:
-        """The start table's entry for the plays from ``hand[start]`` (which must exist)."""
-        return entry_at(self._start_table, hand, start)
-
     def is_legal_id(self, aid: int) -> bool:
         """Whether the action id ``aid`` (0 to ``NUM_ACTIONS - 1``) is legal now.
 
-        Speed: decides for one action without listing all of them, so :meth:`apply` costs
-        the same however many moves there are; a property test holds it to
-        :meth:`legal_action_ids` for every id.
+        Speed: decides for one action without listing all of them (one table lookup for a
+        play), so :meth:`apply` costs the same however many moves there are; a property
+        test holds it to :meth:`legal_action_ids` for every id.
         """
         phase = self.phase
-        seat = self._current
-        hand = self.hands[seat]
+        hand = self.hands[self._current]
         if phase == DRAW:
             return INSERT_BASE <= aid <= INSERT_BASE + len(hand)
         if phase != PLAY:
@@ -440,22 +495,21 @@ class KKState(State[Action, "KKObservation"]):
             if start >= len(hand):
                 return False
             entry = entry_at(self._start_table, hand, start)
-            try:
-                k = entry[1].index(aid)  # its rank among the plays there, strongest first
-            except ValueError:
+            rank = entry[3][aid - start * PLAYS_PER_START]  # 1 + its place, strongest first
+            if not rank:
                 return False
-            return self.act_index == 0 or k < entry[0][self.best + 1]
+            return self.act_index == 0 or rank <= entry[0][self.best + 1]
         if self.act_index == 0 or INSERT_BASE <= aid < CONCEDE_ID:
             return False  # a leader only plays; insertions belong to phase draw
-        reserves = self.reserves[seat]
+        reserves = self.reserves[self._current]
         if aid == CONCEDE_ID:
             if reserves:
                 return False
             if self.game.options.voluntary_concession:
                 return True
-            rank = self.best + 1
+            best = self.best + 1
             table = self._start_table
-            return not any(entry_at(table, hand, i)[0][rank] for i in range(len(hand)))
+            return not any(entry_at(table, hand, i)[0][best] for i in range(len(hand)))
         r, position = divmod(aid - RESERVE_BASE, RESERVE_STRIDE)
         return (r < len(reserves) and position <= len(hand)
                 and not (r and reserves[r] == reserves[0]))
@@ -479,13 +533,20 @@ class KKState(State[Action, "KKObservation"]):
         word = ACT_WORDS[aid] | (seat + 1) << SEAT_SHIFT
         act: Act
         if type(action) is Play:
-            start = action.start
-            end = start + action.length
+            start = PLAY_START[aid]
+            end = start + PLAY_LENGTH[aid]
+            first = hand[start]
+            if first < NACHZIEH:  # a combination: its strength from the move table
+                # (its place among the plays of these cards; cheaper than hashing the
+                # cards and the declaration)
+                entry = self._start_table.at(key_at(hand, start))[start]
+                value = entry[4][entry[3][aid - start * PLAYS_PER_START] - 1]
+            else:
+                value = NO_COMBINATION
             cards = tuple(hand[start:end])
             del hand[start:end]
             del self.known[seat][start:end]
             self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
-            first = cards[0]
             if first == STOPP:  # ends the round at once; the Stopp player wins it
                 act = tuple.__new__(Act, (seat, "stopp", cards, (), NO_COMBINATION, start))
                 self.round_acts.append(act)
@@ -498,11 +559,10 @@ class KKState(State[Action, "KKObservation"]):
                 act = tuple.__new__(Act, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
                 word |= NACHZIEH_ACT | first << CARDS_SHIFT
             else:
-                xs = action.x_values
-                value = self._windows[cards][xs]
                 self.best = value
                 self.best_seat = seat
-                act = tuple.__new__(Act, (seat, "combination", cards, xs, value, start))
+                act = tuple.__new__(Act, (seat, "combination", cards, action.x_values, value,
+                                          start))
                 packed = first
                 if len(cards) > 1:
                     packed |= cards[1] << 4

@@ -36,12 +36,17 @@ ALWAYS: Final = 1 << 10
 """Strength given to Stopp and Nachzieh in the tables: above every combination, so they are
 playable whatever lies in the round."""
 
-StartPlays = tuple[tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
-"""(beating counts, the play ids strongest first, the shared action objects of those ids).
+StartPlays = tuple[tuple[int, ...], tuple[int, ...], tuple[Action, ...], bytes,
+                   tuple[int, ...]]
+"""(beating counts, the play ids strongest first, the shared action objects of those ids,
+ranks, strengths).
 ``beating[best + 1]`` is how many of the plays beat a combination of strength ``best``
 (``NO_COMBINATION`` included), so the legal ones are a prefix of length beating[best + 1].
 Index 1 and 2 hold the same plays as ids and as actions, so one generator makes either
-(see ``KKState._generate_play``)."""
+(see ``KKState._generate_play``). ``ranks[aid - start * PLAYS_PER_START]`` is 1 + the
+place of play ``aid`` in that order, 0 for a play that does not start here (one lookup
+decides a single id, see ``KKState.is_legal_id``); ``strengths`` are the plays' strengths
+in the same order (Stopp and Nachzieh: :data:`ALWAYS`)."""
 
 STRENGTHS: Final = range(NO_COMBINATION, 5 * 16)
 """Every strength a round's best combination can have (see :func:`cards.strength`)."""
@@ -92,29 +97,37 @@ def start_plays(key: int, x_with_x: bool) -> tuple[StartPlays, ...]:
     entries.sort()
     negated = [e[0] for e in entries]  # increasing: the plays stronger than ``best`` lead
     beating = tuple(bisect_left(negated, -best) for best in STRENGTHS)
+    ranks = bytearray(PLAYS_PER_START)
+    for rank, e in enumerate(entries):
+        ranks[e[1]] = rank + 1
+    frozen = bytes(ranks)
+    values = tuple(-e[0] for e in entries)
     plays: list[StartPlays] = []
     for start in range(MAX_HAND):
         # A play's id is its id at start 0 shifted by whole blocks of PLAYS_PER_START.
         ids = tuple(start * PLAYS_PER_START + e[1] for e in entries)
-        plays.append((beating, ids, tuple(map(ACTIONS.__getitem__, ids))))
+        plays.append((beating, ids, tuple(map(ACTIONS.__getitem__, ids)), frozen, values))
     return tuple(plays)
 
 
-class StartTable(dict[int, tuple[StartPlays, ...]]):
+class StartTable:
     """For three cards (a key, see :func:`start_plays`), the plays at each start index.
 
-    Speed: a dict subclass with ``__missing__`` fills itself on the first lookup of a key,
-    so the generator's hot loop is a plain subscript with no "is it there yet" test.
+    Speed: a list indexed by the key (4096 entries, filled on first use), so the
+    generator's hot loop indexes a list instead of hashing an int into a dict.
     """
 
-    __slots__ = ("x_with_x",)
+    __slots__ = ("entries", "x_with_x")
 
     def __init__(self, x_with_x: bool) -> None:
-        super().__init__()
         self.x_with_x = x_with_x
+        self.entries: list[tuple[StartPlays, ...] | None] = [None] * 4096
 
-    def __missing__(self, key: int) -> tuple[StartPlays, ...]:
-        plays = self[key] = start_plays(key, self.x_with_x)
+    def at(self, key: int) -> tuple[StartPlays, ...]:
+        """The plays of the three cards ``key`` at every start index."""
+        plays = self.entries[key]
+        if plays is None:
+            plays = self.entries[key] = start_plays(key, self.x_with_x)
         return plays
 
 
@@ -122,7 +135,27 @@ START_TABLES: Final[dict[bool, StartTable]] = {False: StartTable(False), True: S
 """Per ``x_with_x``: the shared table of :func:`start_plays` results."""
 
 
+def key_at(hand: list[int], start: int) -> int:
+    """The key of the (up to) three cards of ``hand`` from index ``start`` on."""
+    n = len(hand)
+    key = hand[start] << 8
+    if start + 1 < n:
+        key |= hand[start + 1] << 4
+        if start + 2 < n:
+            key |= hand[start + 2]
+    return key
+
+
 def entry_at(table: StartTable, hand: list[int], start: int) -> StartPlays:
     """The table's entry for the plays from ``hand[start]`` (which must exist)."""
-    cards = hand[start : start + 3] + PAD
-    return table[cards[0] << 8 | cards[1] << 4 | cards[2]][start]
+    return table.at(key_at(hand, start))[start]
+
+
+def _per_id(field: str, default: int) -> tuple[int, ...]:
+    return tuple(getattr(a, field) if isinstance(a, Play) else default for a in ACTIONS)
+
+
+PLAY_START: Final = _per_id("start", -1)
+"""Per action id, a play's first hand index (-1 for other actions)."""
+PLAY_LENGTH: Final = _per_id("length", 0)
+"""Per action id, a play's number of cards (0 for other actions)."""
