@@ -19,6 +19,7 @@ from kartentisch.core.reasons import Reasons
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino.cards import card_name, card_names
 from kartentisch.games.casino.evaluation import hand_key, win_values
+from kartentisch.games.casino.movegen import action_of
 from kartentisch.games.casino.observation import CasinoObservation
 from kartentisch.games.casino.observation import sample_world as _sample_world
 from kartentisch.games.casino.position import (
@@ -122,6 +123,18 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
         exactly one such move; otherwise :class:`AmbiguousActionError` lists the choices.
         Every error carries a ``casino.*`` reason code (``docs/casino-actions.md``).
         """
+        if type(text) is str and not state.is_terminal():
+            # Speed (record replay): the canonical notation is read without a regular
+            # expression and checked by its id; anything else, or an illegal move (for its
+            # error), goes the general way below.
+            quick = acts.parse_canonical(text)
+            if quick is not None:
+                try:
+                    aid = acts.action_id(quick)
+                except InvalidActionError:
+                    aid = -1
+                if aid >= 0 and state.is_legal_id(aid):
+                    return action_of(aid)
         parsed = acts.parse_notation(text)
         if state.is_terminal():
             raise GameOverError("the game is over; no more moves", code="action.game_over")
@@ -189,12 +202,12 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
         # Speed (record replay): one id and a bisection instead of comparing the action with
         # every legal one; an action without an id is refused as before.
         try:
-            legal = state.is_legal_id(acts.action_id(action))
+            aid = acts.action_id(action)
         except InvalidActionError:
-            legal = False
-        if not legal:
+            raise state.why_illegal(action) from None
+        if not state.is_legal_id(aid):
             raise state.why_illegal(action)
-        return action
+        return action_of(aid)  # the shared object, which apply knows by its identity
 
     def state_from_json(self, document: Mapping[str, Any]) -> CasinoState:
         return state_from_json(self, document)

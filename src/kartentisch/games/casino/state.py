@@ -21,7 +21,7 @@ from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
 from kartentisch.games.casino.actions import Action, Build, Capture, Trail
-from kartentisch.games.casino.cards import DECK, card_names
+from kartentisch.games.casino.cards import DECK, VALUES, card_names
 from kartentisch.games.casino.combinatorics import Sums, sums_of
 from kartentisch.games.casino.explain import why_illegal
 from kartentisch.games.casino.log import (
@@ -43,7 +43,7 @@ from kartentisch.games.casino.log import (
     pack_scores,
     plays_from,
 )
-from kartentisch.games.casino.movegen import _ID_OF, _INTERNED, action_of, legal_ids
+from kartentisch.games.casino.movegen import _ID_OF, _INTERNED, action_of, legal_ids, sets_for
 from kartentisch.games.casino.scoring import (
     SCORE_ITEMS,
     TARGET,
@@ -157,6 +157,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def is_legal_id(self, aid: int) -> bool:
         legal = self._legal
         if legal is None:
+            if not self.builds and self.phase != OVER:
+                quick = self._open_table_legal(aid)
+                if quick is not None:
+                    return quick
             legal = self._legal = legal_ids(self)
         i = bisect.bisect_left(legal, aid)  # the ids are sorted
         return i < len(legal) and legal[i] == aid
@@ -175,13 +179,32 @@ class CasinoState(State[Action, "CasinoObservation"]):
             return
         if seat is not None or self.phase == OVER:
             self.check_actor(seat)
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = legal_ids(self)
-        i = bisect.bisect_left(legal, aid)
-        if i == len(legal) or legal[i] != aid:
+        if not self.is_legal_id(aid):
             raise self.why_illegal(action)
         self._apply(action, aid)
+
+    def _open_table_legal(self, aid: int) -> bool | None:
+        """Whether ``aid`` is legal, decided without listing every move, for the common
+        moves on a table without builds (no owner's duty, no trail ban); None when the full
+        list must decide. Record replay checks one move per position, never lists them.
+
+        Agrees with :func:`~.movegen.legal_ids` (tests compare them on every id of random
+        positions): a trail is legal there whenever trailing a capturing card is allowed,
+        a numeral's capture when its cards are one of the sets :func:`~.movegen.sets_for`
+        lists.
+        """
+        action = action_of(aid)
+        card = action.card
+        if card not in self.hands[self._current]:
+            return False
+        if type(action) is Trail:
+            return True if self.game.options.trail_when_capture_possible else None
+        if type(action) is Capture and not action.build and VALUES[card]:
+            mask = 0
+            for c in action.loose:
+                mask |= 1 << c
+            return mask in sets_for(self._lmask, VALUES[card])
+        return None
 
     def apply_unchecked(self, aid: int) -> None:
         self._apply(_INTERNED.get(aid) or action_of(aid), aid)

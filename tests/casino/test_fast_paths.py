@@ -1,0 +1,101 @@
+"""The speed paths of Casino agree with the general ones (issue 14).
+
+* ``is_legal_id`` decides common moves on a table without builds without listing every
+  move; it must say exactly what membership in ``legal_action_ids()`` says;
+* ``apply`` knows a shared action by its identity; equal objects of its own go the general
+  way and give the same state;
+* ``parse_action`` reads the canonical notation without regular expressions; it must read
+  what the general parser reads and refuse what it refuses, with the same error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from kartentisch.core.errors import KartentischError
+from kartentisch.games.casino import Casino, CasinoState
+from kartentisch.games.casino import actions as acts
+from kartentisch.games.casino.cards import VALUES
+from kartentisch.games.casino.movegen import legal_ids
+
+OPTIONS = [{}, {"trail_when_capture_possible": False}, {"face_cards_capture_all": True}]
+
+
+def positions(options: dict[str, object], games: int = 3) -> Iterator[CasinoState]:
+    game = Casino(2, options)
+    for g in range(games):
+        rng = random.Random(g)
+        state = game.new_initial_state(70 + g)
+        while not state.is_terminal():
+            yield state
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+
+
+def candidates(state: CasinoState, rng: random.Random) -> set[int]:
+    """Legal ids and near misses: every trail, captures of random loose sets with each card
+    of the hand or of the deck."""
+    out = set(state.legal_action_ids())
+    loose = [c for c in state.loose if VALUES[c]]
+    for card in [*state.hands[state.current_player], *state.deck[:3]]:
+        out.add(acts.action_id(acts.Trail(card)))
+        for _ in range(6):
+            taken = tuple(sorted(c for c in loose if rng.random() < 0.4))
+            with contextlib.suppress(KartentischError):  # a face card with numerals
+                out.add(acts.action_id(acts.Capture(card, taken)))
+    return out
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_is_legal_id_agrees_with_the_list(options: dict[str, object]) -> None:
+    rng = random.Random(1)
+    checked = 0
+    for state in positions(options, games=1):
+        legal = set(legal_ids(state))
+        for aid in candidates(state, rng):
+            fresh = state.clone()
+            fresh._legal = None  # decide without the list
+            assert fresh.is_legal_id(aid) == (aid in legal), acts.action_from_id(aid)
+            checked += 1
+    assert checked > 500
+
+
+def test_apply_with_an_equal_object_gives_the_same_state() -> None:
+    for state in positions({}, games=1):
+        aid = state.legal_action_ids()[-1]
+        shared = state.clone()
+        own = state.clone()
+        shared.apply(state.legal_actions()[-1])
+        own.apply(acts.action_from_id(aid))  # a new, equal object
+        assert shared.to_json() == own.to_json()
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_canonical_notation_reads_like_the_general_parser(options: dict[str, object]) -> None:
+    game = Casino(2, options)
+    for state in positions(options, games=2):
+        for action in state.legal_actions():
+            text = acts.format_action(action)
+            assert acts.parse_canonical(text) == action
+            assert game.parse_action(text, state) == action
+        # illegal canonical moves get the general parser's error
+        for card in state.deck[:2]:
+            text = acts.format_action(acts.Trail(card))
+            with pytest.raises(KartentischError) as fast:
+                game.parse_action(text, state)
+            with pytest.raises(KartentischError) as slow:
+                game.parse_action(text + " ", state)  # not canonical: the general way
+            assert (fast.value.code, fast.value.params) == (slow.value.code, slow.value.params)
+
+
+@pytest.mark.parametrize("text", ["7h x", "7h x 4d 3c", "7h x 3c 3c", "7h + 3c [8] = 11",
+                                  "Zz -", "7h", "7h - -", "7h x [8] 3c", "7h + = 7"])
+def test_non_canonical_texts_are_left_to_the_general_parser(text: str) -> None:
+    action = acts.parse_canonical(text)
+    if action is not None:  # readable, but then its notation is the text itself or no id
+        with pytest.raises(KartentischError):
+            acts.action_id(action)
