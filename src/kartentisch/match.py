@@ -17,8 +17,11 @@ A *chooser* is what sits in a seat. There are three kinds, told apart once per g
   only their own seat's observation.
 
 Every move is checked before it is applied: an action or id that is not legal raises a
-:class:`~kartentisch.core.errors.KartentischError` naming the seat (and its label) and the
-state is left as it was.
+:class:`BotError` (``bot.illegal_action``) naming the seat and its bot, and the state is left
+as it was. A bot that raises instead of choosing (a bug in the bot) raises a :class:`BotError`
+too (``bot.crashed``), with the exception in one line, so that ``play``, ``simulate`` and
+``arena`` can say which bot failed where without a traceback (the state is kept as after the
+last move).
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
-from kartentisch.core.errors import IllegalActionError, KartentischError
+from kartentisch.core.errors import IllegalActionError, KartentischError, safe_repr
 from kartentisch.core.protocol import Game, Seat, State
+from kartentisch.core.reasons import N_, Reasons
 
 MAX_ACTIONS: Final = 1_000_000
 """A game longer than this is taken to be stuck in a loop (a bug): :func:`play_match` stops."""
@@ -93,9 +97,63 @@ class GameOutcome:
         return self.state is None or self.state.is_terminal()
 
 
-def _illegal(seat: Seat, labels: Sequence[str], detail: str) -> KartentischError:
-    who = f"{labels[seat]!r} in seat {seat}" if seat < len(labels) else f"in seat {seat}"
-    return KartentischError(f"the bot {who} played an illegal action: {detail}")
+MATCH_REASONS: Final = Reasons(
+    {
+        "bot.crashed": N_("the bot {bot} in seat {seat} failed with an error: {error}"),
+        "bot.illegal_action": N_(
+            "the bot {bot} in seat {seat} played an illegal action: {detail}"),
+    }
+)
+"""The match driver's reason codes (registered in :func:`kartentisch.core.reasons.all_reasons`)."""
+
+MAX_ERROR_TEXT: Final = 200
+"""A bot's exception is quoted in one line of at most this many characters."""
+
+
+class BotError(KartentischError):
+    """A bot failed during a game: it raised an exception (``bot.crashed``) or chose an action
+    that is not legal (``bot.illegal_action``).
+
+    Params: ``bot`` (the seat's label, or the bot's name), ``seat``, ``seed`` (the game's),
+    and ``error`` (the exception in one line: its type and message) or ``detail`` (why the
+    action is not legal). A runner that plays numbered games adds ``game``. It pickles with
+    its code and params, so it crosses process boundaries whole.
+    """
+
+    default_code = "bot.crashed"
+
+
+def error_line(error: BaseException) -> str:
+    """``error`` as one short line: ``"ZeroDivisionError: division by zero"``.
+
+    >>> error_line(ValueError("bad\\nvalue"))
+    'ValueError: bad value'
+    """
+    try:
+        text = " ".join(str(error).split())
+    except Exception:  # a broken __str__ must not hide the failure being reported
+        text = ""
+    line = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return line if len(line) <= MAX_ERROR_TEXT else line[: MAX_ERROR_TEXT - 3] + "..."
+
+
+def _bot_name(seat: Seat, labels: Sequence[str], chooser: object) -> str:
+    if seat < len(labels):
+        return str(labels[seat])
+    name = getattr(chooser, "name", None)
+    return name if isinstance(name, str) and name else type(chooser).__name__
+
+
+def _illegal(seat: Seat, labels: Sequence[str], chooser: object, seed: int,
+             detail: str) -> BotError:
+    return MATCH_REASONS.error(BotError, "bot.illegal_action", bot=_bot_name(seat, labels, chooser),
+                               seat=seat, seed=seed, detail=detail)
+
+
+def _crashed(seat: Seat, labels: Sequence[str], chooser: object, seed: int,
+             error: Exception) -> BotError:
+    return MATCH_REASONS.error(BotError, "bot.crashed", bot=_bot_name(seat, labels, chooser),
+                               seat=seat, seed=seed, error=error_line(error))
 
 
 def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object], *,
@@ -118,7 +176,9 @@ def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object],
         max_actions: stop with an error after this many moves (a game stuck in a loop).
 
     Raises:
-        KartentischError: a chooser returned an illegal action, or the game did not end.
+        BotError: a bot raised an exception or chose an illegal action (the state stays as
+            after the last move; a :class:`StateChooser`'s exceptions pass unchanged).
+        KartentischError: the game did not end.
     """
     if len(choosers) != game.players:
         raise KartentischError(
@@ -141,15 +201,23 @@ def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object],
         kind = kinds[seat]
         if kind == 0:  # not timed: a choice among ids costs next to nothing
             ids = state.legal_action_ids()
-            choice = chooser.act(None, ids)
+            try:
+                choice = chooser.act(None, ids)
+            except Exception as error:
+                raise _crashed(seat, labels, chooser, state.seed, error) from error
             if type(choice) is not int or choice not in ids:
-                raise _illegal(seat, labels, f"{choice!r} is not one of the legal ids {ids}")
+                raise _illegal(seat, labels, chooser, state.seed,
+                               f"{safe_repr(choice)} is not one of the legal ids {ids}")
             # Checked just above: the id is one of the legal ids of the seat to move.
             state.apply_unchecked(choice)
         else:
             start = clock() if times is not None else 0.0
             if kind == 1:
-                choice = chooser.act(state.observation(seat), state.legal_actions())
+                observation, legal = state.observation(seat), state.legal_actions()
+                try:
+                    choice = chooser.act(observation, legal)
+                except Exception as error:
+                    raise _crashed(seat, labels, chooser, state.seed, error) from error
             else:
                 choice = chooser.choose(state)
             if times is not None:
@@ -157,7 +225,9 @@ def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object],
             try:
                 state.apply(choice, seat=seat)
             except IllegalActionError as error:
-                raise _illegal(seat, labels, str(error)) from error
+                if kind == 2:
+                    raise
+                raise _illegal(seat, labels, chooser, state.seed, str(error)) from error
         actions += 1
         if on_move is not None:
             on_move(state, seat, choice)
@@ -165,5 +235,5 @@ def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object],
                        move_seconds=times, state=state)
 
 
-__all__ = ["MAX_ACTIONS", "GameOutcome", "OnMove", "StateChooser", "needs_observation",
-           "play_match"]
+__all__ = ["MATCH_REASONS", "MAX_ACTIONS", "BotError", "GameOutcome", "OnMove", "StateChooser",
+           "error_line", "needs_observation", "play_match"]

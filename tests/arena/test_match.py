@@ -12,7 +12,7 @@ from kartentisch.bots.registry import make_bot
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import State
 from kartentisch.core.registry import load_game
-from kartentisch.match import GameOutcome, needs_observation, play_match
+from kartentisch.match import BotError, GameOutcome, needs_observation, play_match
 
 GAMES = [("krass-kariert", 4), ("krass-kariert", 3), ("casino", 2), ("krumme20", 3)]
 
@@ -127,9 +127,12 @@ def test_an_illegal_id_is_refused_and_the_state_kept(answer: Any) -> None:
     def keep(position: State[Any, Any], seat: int, action: Any) -> None:
         before[0] = position.to_json()
 
-    with pytest.raises(KartentischError, match="'liar' in seat 0 played an illegal"):
+    with pytest.raises(BotError, match="the bot liar in seat 0 played an illegal") as caught:
         play_match(game, 2, [_BadIds(answer), RandomBot(), RandomBot()], state=state,
                    labels=["liar", "r", "r2"], on_move=keep)
+    assert caught.value.code == "bot.illegal_action"
+    assert {key: caught.value.params[key] for key in ("bot", "seat", "seed")} == {
+        "bot": "liar", "seat": 0, "seed": 2}
     assert state.to_json() == before[0]
     assert state.current_player == 0
 

@@ -127,8 +127,9 @@ def test_ray_runs_equal_local_runs_and_stop_with_the_local_exit_codes(tmp_path: 
             time.sleep(0.1)
         assert not waiting, f"no game finished on Ray in {DEADLINE:.0f} s: {sorted(waiting)}"
         for name, (proc, _stop, code, _games) in runs.items():
-            assert proc.wait(timeout=120) == code, name
+            status = proc.wait(timeout=120)
             error = proc.stderr.read().decode() if proc.stderr else ""
+            assert status == code, (name, status, error)
             assert "Traceback" not in error and "Stopped after" in error, (name, error)
             records = [json.loads(line) for line in _lines(tmp_path / f"{name}.jsonl")]
             assert records and all(r["format"] == "kartentisch-record/3" for r in records)

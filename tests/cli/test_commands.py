@@ -121,10 +121,17 @@ def test_resume_a_saved_game(tmp_path: Path) -> None:
     over = runner.invoke(app, ["resume", str(finished)], env=ENGLISH)
     assert over.exit_code == 2 and "already over" in over.output
     data = json.loads(path.read_text())
+    data["seats"] = ["human", "human", "random", "random"]
+    path.write_text(json.dumps(data))
+    two_humans = runner.invoke(app, ["resume", str(path)], env=ENGLISH)
+    assert two_humans.exit_code == 2 and "one human seat" in two_humans.output
+    # A watched game (bots only), stopped early, is watched on to its end.
     data["seats"] = ["random"] * 4
     path.write_text(json.dumps(data))
-    no_human = runner.invoke(app, ["resume", str(path)], env=ENGLISH)
-    assert no_human.exit_code == 2 and "one human seat" in no_human.output
+    watched = runner.invoke(app, ["resume", str(path), "--delay", "0"], env=ENGLISH)
+    assert watched.exit_code == 0, watched.output
+    assert "watching" in watched.output and "Game over" in watched.output
+    assert GameRecord.load(path).returns is not None
 
 
 def test_replay_spectator_and_seat_views(tmp_path: Path) -> None:
@@ -248,3 +255,22 @@ def test_rotation_moves_every_bot_through_every_seat() -> None:
                                  ",".join(bots), "--rotate"], env=ENGLISH)
     assert result.exit_code == 0, result.output
     assert "Bot no." in result.output and "changed seats" in result.output
+
+
+def test_play_and_simulate_repeat_a_bot_with_name_times_count(tmp_path: Path) -> None:
+    """``name*count`` in --bots works as in ``arena``; a count that is no number is refused as
+    a bot name, a huge one never builds a huge list."""
+    simulated = runner.invoke(app, ["simulate", "casino", "--bots", "random*3", "--games", "2",
+                                    "--json"], env=ENGLISH)
+    assert simulated.exit_code == 0, simulated.output
+    assert [seat["bot"] for seat in json.loads(simulated.output)["seats"]] == ["random"] * 3
+    path = tmp_path / "watched.json"
+    watched = runner.invoke(app, ["play", "krumme20", "--watch", "--bots", "heuristic*2,random",
+                                  "--seed", "1", "--delay", "0", "--save", str(path)],
+                            env=ENGLISH)
+    assert watched.exit_code == 0, watched.output
+    assert GameRecord.load(path).seats == ["heuristic", "heuristic", "random"]
+    for spec, message in [("random*x", "Unknown bot 'random*x'"),
+                          ("random*" + "9" * 5000, "Unknown bot")]:
+        refused = runner.invoke(app, ["simulate", "casino", "--bots", spec], env=ENGLISH)
+        assert refused.exit_code == 2 and message in refused.output, refused.output

@@ -174,6 +174,7 @@ def make_arena_command() -> Callable[..., None]:
         from kartentisch.arena.schedule import parse_lineup
         from kartentisch.cli import arguments
         from kartentisch.cli.arguments import fail, fail_with, rules_options, whole_number
+        from kartentisch.match import BotError
 
         arguments.use_language(lang)
         name = arguments.game_name(game)
@@ -206,6 +207,15 @@ def make_arena_command() -> Callable[..., None]:
                                progress=progress, on_outcome=count, out=records, keep=False)
             if records is not None:
                 records.close()
+        except BotError as error:  # a bot's bug: which bot failed where, no traceback
+            from rich.markup import escape
+
+            from kartentisch.cli.messages import bot_failure_text
+
+            Console(stderr=True, highlight=False).print(
+                "[red]" + escape(bot_failure_text(error)) + "[/]")
+            _stopped(console, out, finished[0], records)
+            raise typer.Exit(1) from None
         except KartentischError as error:
             fail_with(error)
         except OSError as error:

@@ -18,6 +18,8 @@ ratings and records do not depend on scheduling.
 from __future__ import annotations
 
 import json
+import signal
+import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +39,7 @@ from kartentisch.core.protocol import Game
 from kartentisch.core.records import GameRecord, read_records, write_atomically
 from kartentisch.core.registry import load_game
 from kartentisch.locale import _
-from kartentisch.match import GameOutcome, play_match
+from kartentisch.match import BotError, GameOutcome, play_match
 
 CHUNK_SECONDS: Final = 0.2
 """About this much work goes to a worker at once (once the time per game is known)."""
@@ -107,6 +109,9 @@ def play_task(task: GameTask) -> GameOutcome:
             for spec, seed in zip(task.bots, task.bot_seeds, strict=True)]
     try:
         outcome = play_match(game, task.seed, bots, timed=task.timed, labels=task.labels)
+    except BotError as error:  # it names the bot and seat; the game's number joins them
+        error.params["game"] = task.index
+        raise
     except KartentischError as error:
         raise KartentischError(f"game {task.index}: {error}") from error
     state = outcome.state
@@ -164,13 +169,18 @@ class _PoolWindow(_Window):
 
 
 class _RayWindow(_Window):
-    """At most ``2 * workers + 1`` chunks queued on Ray."""
+    """At most ``2 * workers + 1`` chunks queued on Ray.
 
-    def __init__(self, ray: Any, workers: int):
+    ``stops`` collects the signals (SIGTERM, SIGINT) that arrived meanwhile (see
+    :func:`_run_ray`); :meth:`collect` waits in short slices and ends the run between two of
+    Ray's calls, never inside one."""
+
+    def __init__(self, ray: Any, workers: int, stops: list[int]):
         self.ray = ray
         self.remote = ray.remote(_play_chunk)
         self.pending: list[Any] = []
         self.limit = 2 * workers + 1
+        self.stops = stops
 
     def has_room(self) -> bool:
         return len(self.pending) < self.limit
@@ -179,8 +189,20 @@ class _RayWindow(_Window):
         self.pending.append(self.remote.remote(chunk))
 
     def collect(self) -> list[GameOutcome]:
-        ready, self.pending = self.ray.wait(self.pending, num_returns=1)
-        return list(self.ray.get(ready[0]))
+        while True:
+            _stop_for(self.stops)
+            ready, self.pending = self.ray.wait(self.pending, num_returns=1, timeout=0.25)
+            if ready:
+                return list(self.ray.get(ready[0]))
+
+
+def _stop_for(stops: Sequence[int]) -> None:
+    """End the run for the first signal noted: Ctrl-C as ``KeyboardInterrupt`` (exit status
+    130), SIGTERM as ``SystemExit(143)``, as the local backend does."""
+    if stops:
+        if stops[0] == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + stops[0])
 
 
 def _windowed(tasks: Iterable[GameTask], window: _Window,
@@ -235,24 +257,49 @@ def _run_local(tasks: Iterable[GameTask], workers: int,
 
 def _run_ray(tasks: Iterable[GameTask], workers: int,
              address: str | None) -> Iterator[list[GameOutcome]]:
+    """Play ``tasks`` on Ray (a local Ray started here, or the cluster at ``address``).
+
+    SIGTERM and Ctrl-C end the run with 143 and 130 as on the local backend. Their handlers
+    only note the signal, and the run ends between two of Ray's calls: an exception raised
+    from a handler inside one (``ray.wait``) could leave Ray's core worker half stopped, and
+    it then ended the process on its own with exit status 1 while Ray shut down. Ray's own
+    SIGTERM handler (exit status 15) is replaced, and the handlers from before are back
+    afterwards."""
     try:
         import ray
     except ImportError as exc:
         raise KartentischError(
             "the ray backend needs Ray: pip install 'kartentisch[ray]'") from exc
+    main = threading.current_thread() is threading.main_thread()
+    before = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGINT)
+              if main}
+    # a signal ignored on purpose (Ctrl-C in a background job) stays ignored
+    watched = [number for number, handler in before.items() if handler != signal.SIG_IGN]
+    stops: list[int] = []
     started_here = not ray.is_initialized()
-    if started_here:
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
     try:
-        # Installed after ray.init, which sets a SIGTERM handler of its own (exit status 15).
-        with stop_on_sigterm():
-            yield from _windowed(tasks, _RayWindow(ray, max(1, workers)), max(1, workers))
-    finally:
         if started_here:
-            ray.shutdown()
+            try:
+                if address:
+                    ray.init(address=address, log_to_driver=False)
+                else:
+                    ray.init(num_cpus=max(1, workers), include_dashboard=False,
+                             log_to_driver=False)
+            except SystemExit as stop:  # Ray's handler: SIGTERM while Ray starts
+                raise SystemExit(128 + signal.SIGTERM if stop.code == signal.SIGTERM
+                                 else stop.code) from None
+        for number in watched:
+            signal.signal(number, lambda signum, _frame: stops.append(signum))
+        yield from _windowed(tasks, _RayWindow(ray, max(1, workers), stops), max(1, workers))
+    finally:
+        try:
+            if started_here:
+                ray.shutdown()  # a signal meanwhile is only noted: nothing interrupts this
+        finally:
+            for number, handler in before.items():
+                if handler is not None:  # None: a handler not set from Python, left as is
+                    signal.signal(number, handler)
+    _stop_for(stops)  # a signal during the last games or the shutdown still counts
 
 
 def run_tasks(tasks: Iterable[GameTask], *, workers: int = 1, backend: str = "local",

@@ -35,6 +35,7 @@ from kartentisch.cli.arguments import (
     whole_number,
 )
 from kartentisch.cli.messages import (
+    bot_failure_text,
     format_decimal,
     format_number,
     format_options,
@@ -54,6 +55,7 @@ from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import game_class, list_games, load_game
 from kartentisch.core.rng import SEED_MAX
 from kartentisch.locale import _, current_language, ngettext, set_language
+from kartentisch.match import BotError
 
 _LANGUAGE_BEFORE = current_language()
 set_language(None)  # help texts in the environment's language; restored at the end
@@ -91,6 +93,23 @@ SuitOption = Annotated[bool, typer.Option(
 RulesOption = Annotated[list[str] | None, typer.Option(
     "--option", "-o", metavar="KEY=VALUE",
     help=_("A rules option, repeatable; see 'kartentisch rules-options GAME'."))]
+
+
+def _lineup(bots: str) -> tuple[str, ...]:
+    """The bot specs of ``--bots``, comma-separated, ``name*count`` repeated as in ``arena``
+    (a count of more than three digits is no count: the spec is then refused as a bot name).
+
+    >>> _lineup("heuristic*2, random"), _lineup("random*x"), _lineup(" ,")
+    (('heuristic', 'heuristic', 'random'), ('random*x',), ())
+    """
+    lineup: list[str] = []
+    for part in bots.split(","):
+        name, star, count = part.strip().rpartition("*")
+        if star and count.strip().isdigit() and len(count.strip()) <= 3:
+            lineup.extend([name.strip()] * int(count))
+        elif part.strip():
+            lineup.append(part.strip())
+    return tuple(lineup)
 
 
 def _console(stderr: bool = False) -> Console:
@@ -159,7 +178,7 @@ def play(
     seat_number = whole_number(seat, "--seat")
     rules = arguments.rules_options(option)
     default_bot = "heuristic" if "heuristic" in list_bots(name) else "random"
-    bot_names = [n.strip() for n in (bots or "").split(",") if n.strip()]
+    bot_names = list(_lineup(bots or ""))
     if player_count is not None:
         count = player_count
     elif len(bot_names) > 1:  # the player count follows from the list of bots
@@ -216,6 +235,7 @@ def play(
     result = play_session(game_name=name, game=the_game, seed=seed_value, seats=seats,
                           presenter=presenter, console=console, read_line=read_line,
                           save=record_path, resume_hint=_resume_command(record_path),
+                          keep_unplayed=save is not None,
                           delay=delay if delay is not None else 0.4 * console.is_terminal)
     _finish(result)
 
@@ -350,7 +370,7 @@ def resume(
             if HUMAN in seats:
                 seats[seats.index(HUMAN)] = seats[seat_number]
             seats[seat_number] = HUMAN
-    if len(seats) != record.players or seats.count(HUMAN) != 1:
+    if len(seats) != record.players or seats.count(HUMAN) > 1:
         fail(_("The record must name one human seat and a bot for every other seat."))
     for spec in dict.fromkeys(seats):
         try:
@@ -364,8 +384,13 @@ def resume(
         check_save_path(target)
     except SaveError as error:
         fail(str(error))
-    console.print("[bold]" + escape(_("{game} · seed {seed} · you sit in seat {seat}").format(
-        game=the_game.spec.title, seed=record.seed, seat=seats.index(HUMAN))) + "[/]")
+    if HUMAN in seats:
+        heading = _("{game} · seed {seed} · you sit in seat {seat}").format(
+            game=the_game.spec.title, seed=record.seed, seat=seats.index(HUMAN))
+    else:  # a watched game goes on being watched (--seat N takes a seat in it)
+        heading = _("{game} · seed {seed} · watching").format(game=the_game.spec.title,
+                                                               seed=record.seed)
+    console.print("[bold]" + escape(heading) + "[/]")
     console.print(escape(_("Continuing after move {count}.").format(count=len(record.actions))))
     _enable_line_editing()
     result = play_session(game_name=record.game, game=the_game, seed=record.seed, seats=seats,
@@ -498,7 +523,7 @@ def simulate(
     worker_count = whole_number(workers, "--workers", low=1)
     player_count = None if players is None else whole_number(players, "--players")
     rules = arguments.rules_options(option)
-    bot_names = tuple(n.strip() for n in bots.split(",") if n.strip())
+    bot_names = _lineup(bots)
     if not bot_names:
         fail(_("No bots given; e.g. --bots heuristic,random,random."))
     if player_count is not None and len(bot_names) == 1:
@@ -538,6 +563,10 @@ def simulate(
 
             summary = run_simulation(config, game_count, workers=worker_count,
                                      on_progress=advance)
+    except BotError as error:  # a bot's bug: which bot failed where, no traceback
+        _console(stderr=True).print("[red]" + escape(bot_failure_text(
+            error, presenter.localize_param)) + "[/]")
+        raise typer.Exit(1) from None
     except KartentischError as error:
         fail_with(error, presenter.localize_param)
     if as_json:

@@ -110,6 +110,28 @@ def describe_error(error: KartentischError, localize: Localize | None = None) ->
         return str(error)
 
 
+def bot_failure_text(error: KartentischError, localize: Localize | None = None) -> str:
+    """A bot's failure (:class:`kartentisch.match.BotError`) in one sentence: which bot in
+    which seat (and which game of a run) failed, and how: its exception in one line, or why
+    its move is not legal (in the reader's language when the engine's reason is at hand)."""
+    params = error.params
+    bot, seat = _plain(params.get("bot", "?")), _plain(params.get("seat", "?"))
+    if error.code == "bot.illegal_action":
+        cause = error.__cause__
+        detail = (describe_error(cause, localize) if isinstance(cause, KartentischError)
+                  else _plain(params.get("detail", "?")))
+        text = _("The bot {bot} in seat {seat} chose a move that is not allowed: {detail}"
+                 ).format(bot=bot, seat=seat, detail=detail)
+    else:
+        text = _("The bot {bot} in seat {seat} failed with an error: {error}").format(
+            bot=bot, seat=seat, error=_plain(params.get("error", "?")))
+    game = params.get("game")
+    if isinstance(game, int) and not isinstance(game, bool):  # numbered from 1 for people
+        text = _("Game {number}: {problem}").format(number=format_number(game + 1),
+                                                    problem=text)
+    return text
+
+
 class _Missing(dict[str, str]):
     """Params a template names but the error lacks show as ``?``."""
 

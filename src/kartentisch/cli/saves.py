@@ -69,7 +69,9 @@ class SavedGame:
 
 
 def unfinished_games() -> list[SavedGame]:
-    """The unfinished games saved in :func:`games_directory`, the most recent first.
+    """The unfinished games saved in :func:`games_directory`, the most recent first; a game
+    stopped before its first move is left out (it holds nothing but its seed; ``play`` does
+    not keep such a game, but a killed one may leave its file).
 
     Files that are not records (or no longer read) are left out silently: the list is a
     convenience, and ``resume FILE`` reports what is wrong with a given file.
@@ -87,8 +89,8 @@ def unfinished_games() -> list[SavedGame]:
             modified = datetime.datetime.fromtimestamp(path.stat().st_mtime)
         except (OSError, KartentischError):
             continue
-        if record.returns is None:
-            found.append(SavedGame(path, record, modified))
+        if record.returns is None and record.actions:  # stopped before a move: nothing to
+            found.append(SavedGame(path, record, modified))  # resume (play --seed deals it)
     return found
 
 

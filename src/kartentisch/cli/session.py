@@ -25,7 +25,7 @@ from rich.table import Table
 
 from kartentisch.arena.runner import build_bot
 from kartentisch.bots.base import Bot
-from kartentisch.cli.messages import describe_error, format_number
+from kartentisch.cli.messages import bot_failure_text, describe_error, format_number
 from kartentisch.cli.presenters import Presenter, seat_name
 from kartentisch.core.errors import (
     AmbiguousActionError,
@@ -36,6 +36,7 @@ from kartentisch.core.protocol import Game, Seat, State
 from kartentisch.core.records import GameRecord
 from kartentisch.core.rng import derive_seed
 from kartentisch.locale import _, ngettext
+from kartentisch.match import BotError
 
 HUMAN: Final = "human"
 """The seat kind of the person at the keyboard."""
@@ -215,6 +216,9 @@ class SessionResult:
     """True when a save failed (the game stopped there; the file holds the last good save)."""
     signal: int | None = None
     """The signal (SIGTERM, SIGHUP) that stopped the game, if one did."""
+    bot_failed: bool = False
+    """True when a bot failed (raised an error or chose an illegal move): the game stopped
+    there, the file keeping every move before."""
 
 
 class SaveError(KartentischError):
@@ -277,8 +281,11 @@ class SaveFailed(Exception):
         self.error = error
 
 
-class Stopped(Exception):
-    """A signal (SIGTERM, SIGHUP) asked the program to end."""
+class Stopped(BaseException):
+    """A signal (SIGTERM, SIGHUP) asked the program to end.
+
+    A ``BaseException`` like ``KeyboardInterrupt``: raised wherever the program is when the
+    signal comes, even inside a bot's move, it must not be taken for the bot's failure."""
 
     def __init__(self, signum: int):
         super().__init__(signum)
@@ -326,7 +333,7 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
                  presenter: Presenter, console: Console, read_line: ReadLine,
                  save: Path | None = None, delay: float = 0.0,
                  state: State[Any, Any] | None = None, events_from: int = 0,
-                 resume_hint: str | None = None) -> SessionResult:
+                 resume_hint: str | None = None, keep_unplayed: bool = True) -> SessionResult:
     """Play one game in the terminal; ``seats`` holds ``"human"`` once and bot names elsewhere.
 
     The table and events are shown as the human's seat sees them. With ``save`` the record
@@ -334,7 +341,10 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
     failed save stops the game (``save_failed``), the file keeping the last good record.
     ``state`` continues a game already begun with ``seed`` (by default a new one starts);
     then only its events from index ``events_from`` on are shown. ``resume_hint`` is the
-    command that continues the game, shown when it stops early.
+    command that continues the game, shown when it stops early. Without ``keep_unplayed``
+    a game stopped before its first move is not kept (its file is removed: it holds nothing
+    that ``play --seed`` would not deal again), as ``play`` does with the games it saves in
+    the data directory on its own.
 
     The moves are played by :func:`kartentisch.match.play_match` (the one match driver).
     """
@@ -402,6 +412,11 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
                 path=save, count=writer.saved_moves)))
         else:
             _print_safely(console, escape(_("The game stops here; nothing was saved.")))
+    except BotError as failure:
+        result.bot_failed = True
+        _print_safely(console)
+        text = bot_failure_text(failure, presenter.localize_param)
+        _print_safely(console, "[red]" + escape(text) + "[/]")
     except (QuitGame, KeyboardInterrupt, Stopped) as stop:
         if isinstance(stop, Stopped):
             result.signal = stop.signum
@@ -411,9 +426,21 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
         _print_safely(console, _("The game was stopped before its end."))
     if result.finished:
         show_result(state, names, presenter, console, human_seat)
+    if (writer is not None and writer.saved_moves == 0 and not keep_unplayed
+            and not result.finished and not result.save_failed):
+        with contextlib.suppress(OSError):  # nothing to lose: its deal is its seed
+            writer.path.unlink()
+            writer.saved_moves = -1
+            _print_safely(console, escape(_(
+                "Nothing was played yet, so the game was not kept; --seed {seed} deals the "
+                "same cards again.").format(seed=state.seed)))
+    if result.bot_failed and writer is not None and writer.saved_moves >= 0:
+        _print_safely(console, escape(_(
+            "The game stops here. {path} keeps the game up to move {count}.").format(
+            path=save, count=writer.saved_moves)))
     if writer is not None and writer.saved_moves >= 0:
         result.record_path = save
-        if not result.save_failed:
+        if not result.save_failed and not result.bot_failed:
             _print_safely(console, _("Record saved to {path}").format(path=escape(str(save))))
         if not result.finished and resume_hint and writer.saved_moves > 0:
             _print_safely(console, escape(_("To continue this game later: {command}").format(

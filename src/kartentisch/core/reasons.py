@@ -135,6 +135,7 @@ CORE_REASONS: Final = Reasons(
 
 
 _TABLES: dict[str, str] = {
+    "match": "kartentisch.match:MATCH_REASONS",
     "server": "kartentisch.server.reasons:SERVER_REASONS",
     "web": "kartentisch.server.reasons:WEB_REASONS",
 }
