@@ -453,7 +453,7 @@ class K20State(State[Action, "K20Observation"]):
 
     def counting_side(self, card: int) -> tuple[int, int]:
         """(number, knowledge mask) of the side ``card`` will count with when played."""
-        if self.game.options.play_flips:
+        if self.play_flips:
             return self.back[card], self.kdown[card]
         return self.face[card], self.kup[card]
 
@@ -491,7 +491,7 @@ class K20State(State[Action, "K20Observation"]):
                 # A play is left out only when its counting side is known to the mover (then
                 # _visible_play_foul decides); the mask test first spares most method calls.
                 bit = 1 << seat
-                masks = self.kdown if opts.play_flips else self.kup
+                masks = self.kdown if self.play_flips else self.kup
                 ids = [_PLAY + i for i, c in enumerate(hand)
                        if not (masks[c] & bit and self._visible_play_foul(seat, c))]
                 if not ids:  # every card is a foul: the play is still obligatory
@@ -527,7 +527,7 @@ class K20State(State[Action, "K20Observation"]):
         elif phase == FOUR:
             ids.append(_SITOUT)
         elif phase == FIVE:
-            if (self.total == opts.target - 5 and not self.second_done
+            if (self.total == self.target - 5 and not self.second_done
                     and (opts.second_five == "any" or self.value == 5)):
                 for i in range(n_hand):
                     number, known = self.counting_side(hand[i])
@@ -560,7 +560,7 @@ class K20State(State[Action, "K20Observation"]):
         number, known = self.counting_side(card)
         if not known & bit:
             return False
-        target = self.game.options.target
+        target = self.target
         if number:
             return self.total + number > target
         if self.zeros < 2 or len(self.ablage) < 2:
@@ -571,7 +571,7 @@ class K20State(State[Action, "K20Observation"]):
             if not self.kdown[c] & bit:
                 return False
             total += self.back[c]
-        if self.game.options.play_flips:
+        if self.play_flips:
             total += self.face[card]  # the card's current up side comes back up
         else:
             if not self.kdown[card] & bit:
@@ -582,17 +582,23 @@ class K20State(State[Action, "K20Observation"]):
     def _claim_ids(self, seat: int, know: int) -> list[int]:
         """Claims (3/3, Σ20) that a seat knowing ``know`` can make by what it can see."""
         hand = self.hands[seat]
-        if not hand:
+        n_hand = len(hand)
+        target = self.target
+        # Both claims need cards: three 3s, or sides that can reach the target (5 at most
+        # each). The usual hand of two or three cards settles it here.
+        sums_possible = 5 * n_hand >= target
+        if n_hand < 3 and not sums_possible:
             return []
         ids: list[int] = []
         face, back, kdown = self.face, self.back, self.kdown
-        n_hand = len(hand)
         if n_hand >= 3:
             ok = [face[c] == 3 and (back[c] == 3 or kdown[c] & know != know) for c in hand]
             if sum(ok) >= 3:
                 for k, t in enumerate(TRIPLES):
                     if t[2] < n_hand and ok[t[0]] and ok[t[1]] and ok[t[2]]:
                         ids.append(_CLAIM33 + k)
+        if not sums_possible:
+            return ids
         # Both sums in one pass over the hand (this runs twice per turn).
         up_sum = known_sum = unknown = 0
         for c in hand:
@@ -601,7 +607,6 @@ class K20State(State[Action, "K20Observation"]):
                 known_sum += back[c]
             else:
                 unknown += 1
-        target = self.game.options.target
         if up_sum == target:
             ids.append(_SUM_UP)
         if known_sum <= target <= known_sum + 5 * unknown:
@@ -1015,10 +1020,16 @@ class K20State(State[Action, "K20Observation"]):
                 queue = self.queue
                 continue
             kind, seat = queue.pop(0)
-            # The second card on 15 is offered only at target - 5: skipped at once otherwise
-            # (the commonest skipped step; _generate would find nothing for anybody).
-            if kind == FIVE and self.total != self.target - 5:
-                continue
+            # The commonest skipped steps, settled without _generate (which would find
+            # nothing for anybody): the second card on 15 away from target - 5, and claims
+            # after the play with a hand that cannot make one (see _claim_ids).
+            if kind == FIVE:
+                if self.total != self.target - 5:
+                    continue
+            elif kind == AFTER:
+                n_hand = len(self.hands[seat])
+                if n_hand < 3 and 5 * n_hand < self.target:
+                    continue
             self.phase = kind
             self._current = seat
             # _legal_now inlined (this runs for every step of every action).
