@@ -186,7 +186,8 @@ def play_match(game: Game[Any, Any, Any], seed: int, choosers: Sequence[object],
     if state is None:
         state = game.new_initial_state(seed)
     # How each seat is asked: 0 ids only, 1 observation and actions, 2 the state.
-    kinds = [2 if isinstance(c, StateChooser) and not hasattr(c, "act")
+    # (hasattr first: a runtime Protocol's isinstance costs tens of microseconds)
+    kinds = [2 if not hasattr(c, "act") and isinstance(c, StateChooser)
              else 1 if needs_observation(c) else 0 for c in choosers]
     times: tuple[list[float], ...] | None = (
         tuple([] for _ in choosers) if timed else None)
