@@ -16,7 +16,6 @@ types generate the JSON Schemas in ``docs/schemas``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
@@ -51,12 +50,16 @@ GAME_NAME: Final = "krass-kariert"
 ACT_KINDS: Final = ("combination", "stopp", "nachzieh", "reserve")
 
 # ----------------------------------------------------------------------------- the shapes
-Card = Annotated[
-    str,
-    msgspec.Meta(pattern="^([1-9]|1[0-2]|X|N|S)$",
-                 description="a card: 1 to 12, X (joker), N (Nachzieh) or S (Stopp)"),
-]
+CARD_PATTERN: Final = "^([1-9]|1[0-2]|X|N|S)$"
+CARD_DESCRIPTION: Final = "a card: 1 to 12, X (joker), N (Nachzieh) or S (Stopp)"
+Card = Annotated[str, msgspec.Meta(pattern=CARD_PATTERN, description=CARD_DESCRIPTION)]
 Cards = Annotated[list[Card], msgspec.Meta(max_length=len(DECK))]
+PositionCard = Annotated[str, msgspec.Meta(extra_json_schema={"pattern": CARD_PATTERN,
+                                                              "description": CARD_DESCRIPTION})]
+"""A card in a position document: the same schema as :data:`Card`, but the reader checks
+the name itself (:func:`_check_card_names`, one dict lookup) instead of msgspec running the
+pattern's regular expression for every card (most of the conversion's time)."""
+PositionCards = Annotated[list[PositionCard], msgspec.Meta(max_length=len(DECK))]
 SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=4)]
 Seats = Annotated[list[SeatNumber], msgspec.Meta(max_length=5)]
 PerSeat = msgspec.Meta(min_length=3, max_length=5)
@@ -83,7 +86,7 @@ class HandCardDocument(Document, frozen=True):
     """One card of a hand: its 1-based position, the card, and whether it went in face up."""
 
     position: Annotated[int, msgspec.Meta(ge=1, le=MAX_HAND)]
-    card: Card
+    card: PositionCard
     public: bool = False
 
 
@@ -92,7 +95,7 @@ class ActDocument(Document, frozen=True):
 
     seat: SeatNumber
     kind: ActKind
-    cards: Annotated[list[Card], msgspec.Meta(min_length=1, max_length=3)]
+    cards: Annotated[list[PositionCard], msgspec.Meta(min_length=1, max_length=3)]
     position: Annotated[int, msgspec.Meta(ge=1, le=MAX_HAND + 1)]
     """1-based: the first position played from, or where the reserve card went."""
     x_values: XValues = msgspec.field(default_factory=list)
@@ -111,8 +114,12 @@ class DrawingDocument(Document, frozen=True):
     """Phase ``draw``: the round's winner, the card drawn and the cards left to insert."""
 
     winner: SeatNumber
-    card: Card
+    card: PositionCard
     left: Annotated[int, msgspec.Meta(ge=1, le=6)]
+
+
+_OPTION_FIELDS: Final = OptionsDocument.__struct_fields__
+"""The options a document carries (``KKOptions``' fields; a test holds them equal)."""
 
 
 class PositionDocument(Document, frozen=True):
@@ -130,10 +137,11 @@ class PositionDocument(Document, frozen=True):
     chips: Annotated[list[Chips], PerSeat]
     hands: Annotated[list[Annotated[list[HandCardDocument], msgspec.Meta(max_length=MAX_HAND)]],
                      PerSeat]
-    reserves: Annotated[list[Annotated[list[Card], msgspec.Meta(max_length=2)]], PerSeat]
-    draw_pile: Cards
+    reserves: Annotated[list[Annotated[list[PositionCard], msgspec.Meta(max_length=2)]],
+                        PerSeat]
+    draw_pile: PositionCards
     """Top card first."""
-    ablagestapel: Cards
+    ablagestapel: PositionCards
     in_deal: Annotated[list[bool], PerSeat]
     round: RoundDocument
     options: OptionsDocument = msgspec.field(default_factory=OptionsDocument)
@@ -189,6 +197,7 @@ class ObservationDocument(Document, frozen=True):
 # ----------------------------------------------------------------------------- writing
 def state_to_json(state: KKState) -> dict[str, Any]:
     """The position document of ``state`` (card names, positions counted from 1)."""
+    names = _NAMES
     return {
         "format": POSITION_FORMAT,
         "game": GAME_NAME,
@@ -202,14 +211,14 @@ def state_to_json(state: KKState) -> dict[str, Any]:
         "chips": list(state.chips),
         "hands": [
             [
-                {"position": i + 1, "card": card_name(c), "public": k}
-                for i, (c, k) in enumerate(zip(h, kn, strict=True))
+                {"position": i, "card": names[c], "public": k}
+                for i, c, k in zip(_POSITIONS, h, kn)  # noqa: B905 (same lengths)
             ]
             for h, kn in zip(state.hands, state.known, strict=True)
         ],
-        "reserves": [_names(r) for r in state.reserves],
-        "draw_pile": _names(reversed(state.draw_pile)),
-        "ablagestapel": _names(state.discard),
+        "reserves": [[names[c] for c in r] for r in state.reserves],
+        "draw_pile": [names[c] for c in reversed(state.draw_pile)],
+        "ablagestapel": [names[c] for c in state.discard],
         "in_deal": list(state.in_deal),
         "round": {
             "leader": state.leader,
@@ -219,7 +228,7 @@ def state_to_json(state: KKState) -> dict[str, Any]:
                 {
                     "seat": a.seat,
                     "kind": a.kind,
-                    "cards": _names(a.cards),
+                    "cards": [names[c] for c in a.cards],
                     "x_values": list(a.x_values),
                     "position": a.position + 1,
                 }
@@ -230,11 +239,16 @@ def state_to_json(state: KKState) -> dict[str, Any]:
         if state.phase != DRAW
         else {
             "winner": state.round_winner,
-            "card": None if state.pending is None else card_name(state.pending),
+            "card": None if state.pending is None else names[state.pending],
             "left": state.draws_left,
         },
         "losers": list(state.losers),
     }
+
+
+_NAMES: Final = tuple(card_name(c) if c else "" for c in range(16))
+"""Card -> its name, by index (cheaper than a call per card)."""
+_POSITIONS: Final = range(1, MAX_HAND + 1)
 
 
 def _names(cards: Iterable[int]) -> list[str]:
@@ -243,10 +257,50 @@ def _names(cards: Iterable[int]) -> list[str]:
 
 # ----------------------------------------------------------------------------- reading
 def _cards(names: Iterable[str]) -> list[int]:
-    # The pattern above admits only canonical names: one lookup each (``parse_card`` reads
-    # what people type and costs several times as much).
+    # Only canonical names get here (see _check_card_names): one lookup each
+    # (``parse_card`` reads what people type and costs several times as much).
     by_name = CARD_BY_NAME
     return [by_name[n] for n in names]
+
+
+def _check_card_names(doc: PositionDocument) -> None:
+    """Raise the shape error (``document.invalid``, as msgspec words it) for the first card
+    name that is not canonical, with its place in the document."""
+    names = [e.card for h in doc.hands for e in h]
+    for r in doc.reserves:
+        names += r
+    names += doc.draw_pile
+    names += doc.ablagestapel
+    for a in doc.round.acts:
+        names += a.cards
+    if doc.drawing is not None:
+        names.append(doc.drawing.card)
+    if _CARD_NAME_SET.issuperset(names):
+        return
+    places: list[tuple[str, list[str]]] = [
+        *((f"$.hands[{s}]", [e.card for e in h]) for s, h in enumerate(doc.hands)),
+        *((f"$.reserves[{s}]", r) for s, r in enumerate(doc.reserves)),
+        ("$.draw_pile", doc.draw_pile),
+        ("$.ablagestapel", doc.ablagestapel),
+        *((f"$.round.acts[{i}].cards", a.cards) for i, a in enumerate(doc.round.acts)),
+        ("$.drawing", [] if doc.drawing is None else [doc.drawing.card]),
+    ]
+    for where, found in places:
+        for i, name in enumerate(found):
+            if name in _CARD_NAME_SET:
+                continue
+            path = (f"{where}[{i}].card" if where.startswith("$.hands") else
+                    "$.drawing.card" if where == "$.drawing" else f"{where}[{i}]")
+            detail = f"Expected text matching regex '{CARD_PATTERN}' - at `{path}`"
+            what = "Krass Kariert position"
+            raise InvalidPositionError(f"{what}: {detail}", code="document.invalid",
+                                       params={"what": what, "detail": detail})
+
+
+_CARD_NAME_SET: Final = frozenset(CARD_BY_NAME)
+_DECK_COUNT_LIST: Final = [DECK_COUNTS[c] for c in range(16)]
+_SORTED_DECK: Final = sorted(DECK)
+_POSITION_LISTS: Final = [list(range(1, k + 1)) for k in range(MAX_HAND + 1)]
 
 
 def _initial_draw_pile(players: int, hand_size: int) -> int:
@@ -281,15 +335,21 @@ def state_from_json(game: KrassKariert, data: object) -> KKState:
     """
     _check_kind(data)
     doc = read_document(data, PositionDocument, what="Krass Kariert position")
+    _check_card_names(doc)
     n = doc.players
     from kartentisch.games.krass_kariert.game import KrassKariert
 
-    try:
-        own = KrassKariert(n, msgspec.structs.asdict(doc.options))
-    except InvalidOptionsError as exc:
-        raise impossible(f"options: {exc}", cause=exc.code) from None
-    if own.players == game.players and own.options == game.options:
-        own = game
+    mine, theirs = game.options, doc.options
+    if n == game.players and all(getattr(mine, f) == getattr(theirs, f)
+                                 for f in _OPTION_FIELDS):
+        own = game  # speed: no new game (and options check) when the document's are game's
+    else:
+        try:
+            own = KrassKariert(n, msgspec.structs.asdict(doc.options))
+        except InvalidOptionsError as exc:
+            raise impossible(f"options: {exc}", cause=exc.code) from None
+        if own.players == game.players and own.options == game.options:
+            own = game
     state = KKState(own, doc.seed, deal_now=False)
     _read_body(state, doc)
     return state
@@ -313,13 +373,16 @@ def _read_body(state: KKState, doc: PositionDocument) -> None:
                 f" not {c}", seat=s, chips=c)
     state.chips = list(doc.chips)
     state.hands, state.known = [], []
+    by_name = CARD_BY_NAME
     for s, hand in enumerate(doc.hands):
-        for i, entry in enumerate(hand):
-            if entry.position != i + 1:
-                raise impossible(
-                    f"hand of seat {s} has a position gap: entry {i + 1} says position"
-                    f" {entry.position}", seat=s, entry=i + 1, position=entry.position)
-        state.hands.append(_cards(e.card for e in hand))
+        positions = [e.position for e in hand]
+        if positions != _POSITION_LISTS[len(positions)]:
+            for i, entry in enumerate(hand):
+                if entry.position != i + 1:
+                    raise impossible(
+                        f"hand of seat {s} has a position gap: entry {i + 1} says position"
+                        f" {entry.position}", seat=s, entry=i + 1, position=entry.position)
+        state.hands.append([by_name[e.card] for e in hand])
         state.known.append([e.public for e in hand])
     state.reserves = [_cards(r) for r in doc.reserves]
     state.draw_pile = list(reversed(_cards(doc.draw_pile)))
@@ -413,22 +476,26 @@ def _read_round(state: KKState, rnd: RoundDocument) -> None:
 
 
 def _check_cards(state: KKState) -> None:
-    total: Counter[int] = Counter(state.draw_pile) + Counter(state.discard)
-    for h in state.hands:
-        total.update(h)
-    for r in state.reserves:
-        total.update(r)
+    cards = state.draw_pile + state.discard
+    for pile in (*state.hands, *state.reserves):
+        cards += pile
     if state.pending is not None:
-        total[state.pending] += 1
-    count = total.total()
+        cards.append(state.pending)
+    count = len(cards)
     if count != len(DECK):
         raise impossible(f"the position holds {count} cards; the game has {len(DECK)}",
                          count=count)
-    if total != DECK_COUNTS:
-        card = min((total - DECK_COUNTS).keys())
+    if sorted(cards) == _SORTED_DECK:  # speed: one sort in C, counted only when it fails
+        counts = _DECK_COUNT_LIST
+    else:
+        counts = [0] * 16
+        for c in cards:
+            counts[c] += 1
+    if counts != _DECK_COUNT_LIST:
+        card = next(c for c in range(16) if counts[c] > _DECK_COUNT_LIST[c])
         raise impossible(
-            f"card {card_name(card)} appears {total[card]} times; the deck has"
-            f" {DECK_COUNTS[card]}", card=card_name(card), count=total[card])
+            f"card {card_name(card)} appears {counts[card]} times; the deck has"
+            f" {DECK_COUNTS[card]}", card=card_name(card), count=counts[card])
     played = [c for a in state.round_acts if a.kind != "reserve" for c in a.cards]
     if played and state.discard[len(state.discard) - len(played) :] != played:
         raise impossible("the 'ablagestapel' must end with the cards played in the current round")
