@@ -111,7 +111,8 @@ CORE_REASONS: Final = Reasons(
         "record.bad_action": N_("action {index} ({text}) does not replay: {detail}"),
         "record.returns_differ": N_("the record's returns differ from those of the replayed game"),
         "record.returns_unfinished": N_("the record has returns but its game is not over"),
-        "record.seats_mismatch": N_("the record names {count} seats for {players} players"),
+        "record.seats_mismatch": N_(
+            "the record's seats ({count}) do not match its number of players ({players})"),
         "record.unreadable": N_("{path} cannot be read as a record: {detail}"),
         "record.not_object": N_("a record must be a JSON object, not {value}"),
         "record.missing_field": N_("the record has no field {field}"),
