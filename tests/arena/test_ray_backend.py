@@ -61,40 +61,47 @@ def _lines(path: Path) -> list[str]:
     return text.splitlines()[: text.count("\n")]
 
 
-def _descendants(pid: int) -> set[int]:
-    """Every process below ``pid`` (from /proc): Ray's GCS, raylet, agents and workers."""
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name (empty once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _descendants(pid: int) -> set[tuple[int, str]]:
+    """Every process below ``pid`` (from /proc), with its start time: Ray's GCS, raylet,
+    agents and workers. The start time tells a process from a later one with its number."""
     tree: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            tree.setdefault(parent, []).append(int(entry.name))
-    found: set[int] = set()
+            fields = _stat(int(entry.name))
+            if fields:
+                tree.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: set[tuple[int, str]] = set()
     todo = [pid]
     while todo:
         for child in tree.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
+            fields = _stat(child)
+            if fields and (child, fields[19]) not in found:
+                found.add((child, fields[19]))
                 todo.append(child)
     return found
 
 
-def _alive(pids: set[int]) -> set[int]:
+def _alive(processes: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    """The processes still running (a zombie has ended; a new process with the same number
+    is another process)."""
     alive = set()
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state != "Z":
-            alive.add(pid)
+    for pid, started in processes:
+        fields = _stat(pid)
+        if fields and fields[0] != "Z" and fields[19] == started:
+            alive.add((pid, started))
     return alive
 
 
-def _kill(pids: set[int]) -> None:
-    for pid in _alive(pids):
+def _kill(processes: set[tuple[int, str]]) -> None:
+    for pid, _started in _alive(processes):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
 
@@ -109,7 +116,7 @@ def test_ray_runs_equal_local_runs_and_stop_with_the_local_exit_codes(tmp_path: 
         "int": (_arena(int_out, *ray_args, group=True), signal.SIGINT, 130, 1),
     }
     local = _arena(local_out, "--games", "9", "--workers", "1", stderr=subprocess.DEVNULL)
-    below: set[int] = set()
+    below: set[tuple[int, str]] = set()
     try:
         assert local.wait(timeout=DEADLINE) == 0
         waiting = dict(runs)
