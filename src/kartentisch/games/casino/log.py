@@ -26,6 +26,8 @@ kind           payload                                     words after the heade
 ``game_over``  the winning side                            the scores (16 bits a side)
 =============  ==========================================  ===========================
 
+A play's header also holds, at bit :data:`EXTRA_SHIFT`, how many words follow it.
+
 Events and their data (as before the log existed): ``capture`` {card, taken, sweep},
 ``build`` {card, joined, value, multiple, raised}, ``trail`` {card}, ``deal`` {cards,
 pack_left} private {hand}, ``pack_start`` {pack}, ``table`` {cards}, ``table_taken``
@@ -58,6 +60,9 @@ KINDS: Final = ("trail", "capture", "build", "deal", "pack_start", "table", "tab
 FLAG: Final = 1 << 46
 """The sweep (capture) or multiple (build) bit of an action's payload, above every id."""
 ID_MASK: Final = FLAG - 1
+EXTRA_SHIFT: Final = 54
+"""A play's header holds at bit 54 how many card masks follow it (0-2), so the ids of the
+history are read without decoding the actions."""
 
 
 def new_log() -> array[int]:
@@ -182,13 +187,8 @@ def action_ids(log: array[int], at: int = 0) -> tuple[list[int], int]:
         kind = word & 15
         at += 1
         if kind <= BUILD:
-            aid = (word >> 7) & ID_MASK
-            out.append(aid)
-            action = action_of(aid)
-            if type(action) is Capture:
-                at += action.build != 0
-            elif type(action) is Build:
-                at += (action.raised != 0) + action.merged
+            out.append((word >> 7) & ID_MASK)
+            at += (word >> EXTRA_SHIFT) & 3
         elif kind == TABLE_TAKEN:
             at += (word >> 7) + 1
         elif kind != PACK_START:

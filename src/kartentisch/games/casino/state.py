@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
-from kartentisch.games.casino.actions import Action, Build, Capture, Trail
+from kartentisch.games.casino.actions import Action, Build, Capture, Trail, action_id
 from kartentisch.games.casino.cards import DECK, VALUES, card_names
 from kartentisch.games.casino.combinatorics import Sums, sums_of
 from kartentisch.games.casino.explain import why_illegal
@@ -28,6 +28,7 @@ from kartentisch.games.casino.log import (
     BUILD,
     CAPTURE,
     DEAL,
+    EXTRA_SHIFT,
     FLAG,
     GAME_OVER,
     PACK_END,
@@ -72,7 +73,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
     """A Casino game in progress."""
 
     __slots__ = (
-        "_current", "_events", "_events_at", "_history", "_history_at", "_legal", "_lmask",
+        "_current", "_events", "_events_at", "_given", "_given_at", "_history", "_history_at",
+        "_legal", "_lmask",
         "_log", "_loose", "_plays", "_plays_at", "builds", "captured", "dealer", "deck", "game",
         "hands", "last_capturer", "last_turn", "pack", "pack_results", "phase", "scores",
         "seed", "sweeps", "turn", "winners",
@@ -91,6 +93,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._history: list[Action] = []
         """The actions decoded so far (from the log's start to word ``_history_at``)."""
         self._history_at = 0
+        self._given: list[int] = []
+        """The ids of a history set from outside (:attr:`history`'s setter), which stands
+        for the log up to word ``_given_at``."""
+        self._given_at = 0
         n = game.players
         self.pack = 0
         """Packs started before this one."""
@@ -252,7 +258,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def history(self, value: list[Action]) -> None:
         # The given actions stand for everything logged so far; later plays follow.
         self._history = list(value)
-        self._history_at = len(self._log)
+        self._history_at = self._given_at = len(self._log)
+        self._given = [action_id(a) for a in self._history]
 
     @property
     def plays(self) -> list[PlayRecord]:
@@ -271,15 +278,21 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._plays = list(value)
         self._plays_at = len(self._log)
 
+    def history_ids(self) -> list[int]:
+        """The ids of :attr:`history`, in order, read from the log without making actions
+        (records format each id's text once)."""
+        return self._given + action_ids(self._log, self._given_at)[0]
+
     def clone(self) -> CasinoState:
-        other = CasinoState.__new__(CasinoState)
-        other.game = self.game
-        other.seed = self.seed
+        # Made through __init__ (no deal), as a class compiled with mypyc requires.
+        other = CasinoState(self.game, self.seed, deal_now=False)
         other._log = self._log[:]  # a copy of the words
         other._events = []  # decoded afresh: a clone's events share nothing mutable
         other._events_at = 0
-        other._history = []
-        other._history_at = 0
+        other._history = self._history.copy()  # actions are immutable
+        other._history_at = self._history_at
+        other._given = self._given.copy()
+        other._given_at = self._given_at
         other.pack = self.pack
         other.dealer = self.dealer
         other.deck = self.deck.copy()
@@ -377,11 +390,12 @@ class CasinoState(State[Action, "CasinoObservation"]):
                      and (bool(self.deck) or any(hands)))  # never on the pack's last play
             if sweep:
                 self.sweeps[seat] += 1
-                log.append(CAPTURE | (seat + 1) << 4 | (aid | FLAG) << 7)
+                aid |= FLAG
+            if action.build:
+                log.append(CAPTURE | (seat + 1) << 4 | aid << 7 | 1 << EXTRA_SHIFT)
+                log.append(mask_of(unit.cards))
             else:
                 log.append(CAPTURE | (seat + 1) << 4 | aid << 7)
-            if action.build:
-                log.append(mask_of(unit.cards))
         else:
             assert type(action) is Build
             joined = list(action.loose)
@@ -406,7 +420,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
             joined.sort()
             unit = BuildUnit(action.value, tuple(joined), seat, turn)
             self.builds[action.value] = unit
-            log[head] = BUILD | (seat + 1) << 4 | (aid | (FLAG if unit.multiple else 0)) << 7
+            log[head] = (BUILD | (seat + 1) << 4 | (aid | (FLAG if unit.multiple else 0)) << 7
+                         | (len(log) - head - 1) << EXTRA_SHIFT)
         self.last_turn[seat] = turn
         self.turn = turn + 1
         n = len(hands)
