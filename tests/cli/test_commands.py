@@ -274,3 +274,16 @@ def test_play_and_simulate_repeat_a_bot_with_name_times_count(tmp_path: Path) ->
                           ("random*" + "9" * 5000, "Unknown bot")]:
         refused = runner.invoke(app, ["simulate", "casino", "--bots", spec], env=ENGLISH)
         assert refused.exit_code == 2 and message in refused.output, refused.output
+
+
+def test_a_delay_that_is_no_number_of_seconds_is_refused_at_once(tmp_path: Path) -> None:
+    """``--delay inf`` (or nan) would pause for ever after the first bot move; ``abc`` was
+    refused by typer in English only."""
+    for value, lang, message in [("inf", "en", "--delay takes a number of seconds from 0 to 60"),
+                                 ("nan", "de", "--delay erwartet eine Zahl von Sekunden"),
+                                 ("abc", "de", "nicht 'abc'"), ("-1", "en", "not '-1'")]:
+        for command in (["play", "krumme20", "--watch"], ["resume", str(tmp_path / "no")]):
+            refused = runner.invoke(app, [*command, "--delay", value, "--lang", lang],
+                                    env=ENGLISH)
+            assert refused.exit_code == 2 and message in refused.output, refused.output
+            assert not (tmp_path / "no").exists()

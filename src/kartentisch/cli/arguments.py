@@ -9,6 +9,7 @@ own, and ends the command with exit status 2 (:func:`fail`).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any, Final, NoReturn
@@ -17,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from kartentisch.cli.messages import Localize, describe_error
+from kartentisch.cli.messages import Localize, describe_error, format_number
 from kartentisch.core.errors import JSONValue, KartentischError
 from kartentisch.core.registry import game_class
 from kartentisch.core.rng import check_seed
@@ -91,6 +92,29 @@ def whole_number(text: str, option: str, *, low: int | None = None) -> int:
     if low is not None and value < low:
         fail(_("{option} takes a whole number of at least {low}, not {value}.").format(
             option=option, low=low, value=value))
+    return value
+
+
+MAX_DELAY: Final = 60.0
+"""The longest pause after a bot's move that ``--delay`` takes, in seconds."""
+
+
+def delay(text: str | None, *, default: float) -> float:
+    """The seconds of ``--delay`` (``default`` without it): a number from 0 to
+    :data:`MAX_DELAY`, never ``inf`` or ``nan`` (a pause that never ends); fails otherwise.
+
+    >>> delay("0.5", default=0.0), delay(None, default=0.4), delay(" 2 ", default=0.0)
+    (0.5, 0.4, 2.0)
+    """
+    if text is None:
+        return default
+    try:
+        value = float(text.strip()) if len(text) < 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= MAX_DELAY:  # also false for nan
+        fail(_("--delay takes a number of seconds from 0 to {high}, not {value!r}.").format(
+            high=format_number(int(MAX_DELAY)), value=text))
     return value
 
 

@@ -87,7 +87,8 @@ def _options(version: Annotated[bool, typer.Option(
 
 
 LangOption = Annotated[str | None, typer.Option(
-    "--lang", help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
+    "--lang", metavar="LANG",
+    help=_("Language of the output: de or en (default: from LANG/LC_ALL)."))]
 SuitOption = Annotated[bool, typer.Option(
     "--suit-symbols", help=_("Show card suits as symbols (♣ ♦ ♥ ♠) instead of letters."))]
 RulesOption = Annotated[list[str] | None, typer.Option(
@@ -154,12 +155,15 @@ def play(
     seat: Annotated[str, typer.Option(
         metavar="SEAT", help=_("Your seat, counted from 0 (seat 0 deals)."))] = "0",
     bots: Annotated[str | None, typer.Option(
+        metavar="SPECS",
         help=_("Bots for the other seats, comma-separated (one name: all of them).")
     )] = None,
     option: RulesOption = None,
-    save: Annotated[Path | None, typer.Option(help=_("Save the game record (JSON) here."))]
+    save: Annotated[Path | None, typer.Option(
+        metavar="FILE", help=_("Save the game record (JSON) here."))]
     = None,
-    delay: Annotated[float | None, typer.Option(
+    delay: Annotated[str | None, typer.Option(
+        metavar="SECONDS",
         help=_("Seconds to pause after each bot move (default: 0.4 in a terminal, else 0)."))]
     = None,
     watch: Annotated[bool, typer.Option(
@@ -176,6 +180,7 @@ def play(
     chosen_seed = None if seed is None else arguments.seed(seed)
     player_count = None if players is None else whole_number(players, "--players")
     seat_number = whole_number(seat, "--seat")
+    pause = arguments.delay(delay, default=0.4 * console.is_terminal)
     rules = arguments.rules_options(option)
     default_bot = "heuristic" if "heuristic" in list_bots(name) else "random"
     bot_names = list(_lineup(bots or ""))
@@ -236,7 +241,7 @@ def play(
                           presenter=presenter, console=console, read_line=read_line,
                           save=record_path, resume_hint=_resume_command(record_path),
                           keep_unplayed=save is not None,
-                          delay=delay if delay is not None else 0.4 * console.is_terminal)
+                          delay=pause)
     _finish(result)
 
 
@@ -331,14 +336,15 @@ def resume(
     file: Annotated[Path | None, typer.Argument(
         help=_("A game record (JSON) saved by play (default: choose from a list)."))] = None,
     save: Annotated[Path | None, typer.Option(
-        help=_("Save the record here (default: back into FILE)."))] = None,
+        metavar="FILE", help=_("Save the record here (default: back into FILE)."))] = None,
     seat: Annotated[str | None, typer.Option(
         metavar="SEAT", help=_("Take this seat instead (its bot takes your old one)."))]
     = None,
     game_number: Annotated[str | None, typer.Option(
         "--game", metavar="N", help=_("Without FILE: continue the N-th unfinished game of "
                                       "the list."))] = None,
-    delay: Annotated[float | None, typer.Option(
+    delay: Annotated[str | None, typer.Option(
+        metavar="SECONDS",
         help=_("Seconds to pause after each bot move (default: 0.4 in a terminal, else 0)."))]
     = None,
     suit_symbols: SuitOption = False,
@@ -349,6 +355,7 @@ def resume(
     console = _console()
     seat_number = None if seat is None else whole_number(seat, "--seat")
     number = None if game_number is None else whole_number(game_number, "--game", low=1)
+    pause = arguments.delay(delay, default=0.4 * console.is_terminal)
     if file is None:
         file = _choose_saved_game(console, number)
     record = _load_record(file)
@@ -398,7 +405,7 @@ def resume(
                           read_line=console.input, save=target, state=state,
                           events_from=max(0, len(state.events) - 8),
                           resume_hint=_resume_command(target),
-                          delay=delay if delay is not None else 0.4 * console.is_terminal)
+                          delay=pause)
     _finish(result)
 
 
@@ -493,6 +500,7 @@ def _pick_record(file: Path, number: int | None, console: Console) -> GameRecord
 def simulate(
     game: Annotated[str, typer.Argument(help=_("The game, e.g. krass-kariert."))],
     bots: Annotated[str, typer.Option(
+        metavar="SPECS",
         help=_("One bot per seat, comma-separated; their number is the player count."))],
     games: Annotated[str, typer.Option(metavar="N", help=_("Number of games."))] = "100",
     seed: Annotated[str, typer.Option(
