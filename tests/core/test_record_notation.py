@@ -82,3 +82,35 @@ def test_history_ids_where_a_game_offers_them_match_its_history(name: str) -> No
         half.apply(action)
     clone = half.clone()
     assert list(clone.history_ids()) == [game.action_to_id(a) for a in half.history]
+
+
+@pytest.mark.parametrize("name", ["krass-kariert", "casino", "krumme20"])
+def test_replay_by_known_texts_gives_the_same_states_and_errors(name: str) -> None:
+    from kartentisch.core.errors import InvalidRecordError
+
+    game, state = _finished(name, 13)
+    record = GameRecord.from_state(name, state)
+    records._KNOWN_TEXTS.clear()
+    assert record.replay().to_json() == state.to_json()  # reads every text
+    assert records._known_texts(game)  # canonical texts remembered
+    assert record.replay().to_json() == state.to_json()  # by ids now
+    # a known text that is not legal where it stands: the same error as reading it afresh
+    for k in range(1, len(record.actions)):
+        bad = GameRecord(name, game.players, record.seed, actions=[
+            *record.actions[:k], record.actions[k - 1]])
+        records._KNOWN_TEXTS.clear()
+        try:
+            bad.replay()
+        except InvalidRecordError as error:
+            fresh = error
+        else:
+            continue  # the repeated move happens to be legal there
+        record.replay()  # remember the texts again
+        assert record.actions[k - 1] in records._known_texts(game)
+        with pytest.raises(InvalidRecordError) as caught:
+            bad.replay()
+        assert str(caught.value) == str(fresh)
+        assert caught.value.code == fresh.code and caught.value.params == fresh.params
+        break
+    else:
+        pytest.fail("no repeated move was illegal")

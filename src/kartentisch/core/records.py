@@ -133,6 +133,29 @@ def history_texts(state: State[Any, Any]) -> list[str]:
     return id_texts(state.game, ids_of())
 
 
+_KNOWN_TEXTS: dict[tuple[type, int, str], dict[str, int]] = {}
+"""Per game class, player count and options: canonical action text -> action id, for the
+texts replays have read (see :func:`_known_texts`)."""
+
+
+def _known_texts(game: Game[Any, Any, Any]) -> dict[str, int]:
+    """The canonical texts (``game.format_action`` of an action) already read in replays of
+    games with ``game``'s settings, with their action ids.
+
+    A canonical text names one action whatever the state (the notation is a function of the
+    action alone), so a replay applies its id directly (``apply_id`` checks it is legal)
+    instead of parsing the text again; should the id be refused, the text is read as
+    before, so errors stay the same.
+    """
+    key = (type(game), game.players, json.dumps(game.options_json(), sort_keys=True))
+    known = _KNOWN_TEXTS.get(key)
+    if known is None:
+        if len(_KNOWN_TEXTS) > 64:
+            _KNOWN_TEXTS.clear()
+        known = _KNOWN_TEXTS[key] = {}
+    return known
+
+
 def _about(text: str, **bounds: Any) -> msgspec.Meta:
     """A field's description (and bounds) in the record's JSON Schema."""
     return msgspec.Meta(description=text, **bounds)
@@ -328,9 +351,21 @@ class GameRecord:
             state: State[Any, Any] = game.new_initial_state(self.seed)
         except KartentischError as error:
             raise _as_record_error(error) from error
+        known = _known_texts(game)
         for index, text in enumerate(self.actions[:upto]):
             try:
-                state.apply(game.parse_action(text, state))
+                aid = known.get(text)
+                if aid is not None:
+                    try:
+                        state.apply_id(aid)
+                        continue
+                    except KartentischError:
+                        pass  # refused, the state as it was: the text's own error below
+                action = game.parse_action(text, state)
+                state.apply(action)
+                if aid is None and len(known) < NOTATION_CACHE_SIZE and (
+                        game.format_action(action) == text):
+                    known[text] = game.action_to_id(action)
             except KartentischError as error:
                 raise _error(
                     "record.bad_action",
