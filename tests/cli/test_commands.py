@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -287,3 +291,19 @@ def test_a_delay_that_is_no_number_of_seconds_is_refused_at_once(tmp_path: Path)
                                     env=ENGLISH)
             assert refused.exit_code == 2 and message in refused.output, refused.output
             assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_to_a_full_disk_is_reported_without_a_traceback() -> None:
+    """Any command's output, not only simulate --json: a table printed to a full disk."""
+    env = {**os.environ, "LANG": "de_DE.UTF-8", "PYTHONWARNINGS": "ignore"}
+    env.pop("LC_ALL", None)
+    for command in (["games"], ["arena", "casino", "--bots", "random", "--games", "2",
+                                "--no-progress"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "kartentisch.cli", *command],
+                                  stdout=full, stderr=subprocess.PIPE, text=True, env=env,
+                                  timeout=120)
+        assert done.returncode == 1, done.stderr
+        assert "Traceback" not in done.stderr
+        assert "Die Ausgabe kann nicht geschrieben werden" in done.stderr

@@ -11,12 +11,13 @@ annotations``), while the environment's language is set, so the options' help is
 """
 
 import contextlib
+import errno
 import json
 import secrets
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import typer
 from rich.console import Console
@@ -60,7 +61,30 @@ from kartentisch.match import BotError
 _LANGUAGE_BEFORE = current_language()
 set_language(None)  # help texts in the environment's language; restored at the end
 
-app = typer.Typer(
+_OUTPUT_ERRORS: Final = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT})
+"""Errors of a write to the terminal or a redirected output (a full disk, a closed pipe)."""
+
+
+class _App(typer.Typer):
+    """The command line; a failed write of the output (``kartentisch games > /dev/full``,
+    a closed pipe) ends it with one line on stderr and exit status 1, not a traceback.
+    Files the commands write themselves report their own errors."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except OSError as error:
+            if error.errno not in _OUTPUT_ERRORS:
+                raise
+            _drop_stdout()
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.write(_("Cannot write the output: {error}").format(
+                    error=error.strerror or error) + "\n")
+                sys.stderr.flush()
+            raise SystemExit(1) from None
+
+
+app = _App(
     name="kartentisch",
     help=_("Krass Kariert, Casino and Krumme20 in the terminal: play against bots, replay "
            "records, simulate bot matches."),
