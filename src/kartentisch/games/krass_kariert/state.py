@@ -25,21 +25,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
-from kartentisch.games.krass_kariert.actions import (
-    ACTIONS,
-    CONCEDE_ID,
-    INSERT_BASE,
-    NUM_ACTIONS,
-    PLAYS_PER_START,
-    RESERVE_BASE,
-    RESERVE_STRIDE,
-    SHARED_IDS,
-    Action,
-    InsertDrawn,
-    Play,
-    TakeReserve,
-    format_action,
-)
+from kartentisch.games.krass_kariert import actions as _actions
+from kartentisch.games.krass_kariert.actions import Action, format_action
 from kartentisch.games.krass_kariert.cards import (
     DECK,
     NACHZIEH,
@@ -81,8 +68,10 @@ from kartentisch.games.krass_kariert.tables import (
     ALL_IDS,
     PLAY_LENGTH,
     PLAY_START,
+    PLAY_XS,
     ROUND_ORDER,
     START_TABLES,
+    TARGET_OF,
     entry_at,
     key_at,
 )
@@ -90,6 +79,19 @@ from kartentisch.games.krass_kariert.tables import (
 if TYPE_CHECKING:
     from kartentisch.games.krass_kariert.game import KrassKariert
     from kartentisch.games.krass_kariert.observation import KKObservation
+
+# Speed: names of modules that are not compiled, bound here as finals, which the compiled
+# core keeps in C variables (a name imported from such a module is a dict lookup per use).
+ACTIONS: Final = _actions.ACTIONS
+SHARED_IDS: Final = _actions.SHARED_IDS
+CONCEDE_ID: Final[int] = _actions.CONCEDE_ID
+INSERT_BASE: Final[int] = _actions.INSERT_BASE
+NUM_ACTIONS: Final[int] = _actions.NUM_ACTIONS
+PLAYS_PER_START: Final[int] = _actions.PLAYS_PER_START
+RESERVE_BASE: Final[int] = _actions.RESERVE_BASE
+RESERVE_STRIDE: Final[int] = _actions.RESERVE_STRIDE
+_DECK: Final = DECK
+_ACT: Final = Act
 
 PLAY: Final = "play"
 """Phase: a player acts in a round."""
@@ -135,7 +137,8 @@ def shuffled_deck(seed: int, deal: int) -> list[int]:
         if key >> 6 == previous:
             return shuffled(DECK, seed, "krass-kariert", deal)
         previous = key >> 6
-    return [DECK[key & 63] for key in keys]
+    deck = _DECK
+    return [deck[key & 63] for key in keys]
 
 
 _DECK_SIZE: Final = 54
@@ -290,6 +293,19 @@ class KKState(State[Action, "KKObservation"]):
         # The given actions replace those so far; later moves follow them.
         self._history = list(value)
         self._history_at = len(self._log)
+
+    def history_ids(self) -> list[int]:
+        """The ids of :attr:`history`, in order, without decoding the log into actions
+        (what a record needs; see ``core.records``)."""
+        out: list[int] = []
+        for action in self._history:  # decoded (or assigned) so far
+            i = SHARED_IDS.get(id(action))
+            out.append(self.game.action_to_id(action) if i is None else i)
+        log = self._log
+        for w in log[self._history_at :]:
+            if w & 15 <= CONCEDE:
+                out.append(w >> PAYLOAD_SHIFT & ID_MASK)
+        return out
 
     @property
     def current_player(self) -> Seat:
@@ -519,20 +535,19 @@ class KKState(State[Action, "KKObservation"]):
         """Apply the legal action id ``aid`` without any check: the transition itself, and
         the fast path for search code that took ``aid`` from :meth:`legal_action_ids`.
 
-        Speed: this is the one method search calls per move, so it dispatches on the
-        action's exact type (``type(x) is``, cheaper than ``isinstance``) with the most
-        common kind, a play, first.
+        Speed: this is the one method search calls per move, so it dispatches on the id's
+        range (plays, reserve cards, insertions, the concession) and reads a move's fields
+        from tables by id, never touching an action object.
         """
         seat = self._current
-        action = ACTIONS[aid]
         hand = self.hands[seat]
         # One log word per move (see :mod:`.events`): the act's fields and the move's id,
         # with the parts fixed by the id precomputed (``ACT_WORDS``). The round so far
-        # keeps its acts as :class:`Act` too. Speed: ``tuple.__new__(Act, ...)`` builds an
+        # keeps its acts as :class:`Act` too. Speed: ``tuple.__new__(_ACT, ...)`` builds an
         # Act without the named tuple's slower Python-level ``__new__``.
         word = ACT_WORDS[aid] | (seat + 1) << SEAT_SHIFT
         act: Act
-        if type(action) is Play:
+        if aid < RESERVE_BASE:  # a play (the kind of move by its id's range: no objects)
             start = PLAY_START[aid]
             end = start + PLAY_LENGTH[aid]
             first = hand[start]
@@ -544,11 +559,13 @@ class KKState(State[Action, "KKObservation"]):
             else:
                 value = NO_COMBINATION
             cards = tuple(hand[start:end])
-            del hand[start:end]
-            del self.known[seat][start:end]
+            known = self.known[seat]
+            for _ in range(end - start):  # speed: pops, cheaper than deleting a slice
+                hand.pop(start)
+                known.pop(start)
             self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
             if first == STOPP:  # ends the round at once; the Stopp player wins it
-                act = tuple.__new__(Act, (seat, "stopp", cards, (), NO_COMBINATION, start))
+                act = tuple.__new__(_ACT, (seat, "stopp", cards, (), NO_COMBINATION, start))
                 self.round_acts.append(act)
                 self._log.append(word | STOPP_ACT | first << CARDS_SHIFT)
                 self.act_index += 1
@@ -556,34 +573,34 @@ class KKState(State[Action, "KKObservation"]):
                 return
             if first == NACHZIEH:  # does not change what must be beaten
                 self.nachzieh_played += 1
-                act = tuple.__new__(Act, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
+                act = tuple.__new__(_ACT, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
                 word |= NACHZIEH_ACT | first << CARDS_SHIFT
             else:
                 self.best = value
                 self.best_seat = seat
-                act = tuple.__new__(Act, (seat, "combination", cards, action.x_values, value,
-                                          start))
+                act = tuple.__new__(_ACT, (seat, "combination", cards, PLAY_XS[aid], value, start))
                 packed = first
                 if len(cards) > 1:
                     packed |= cards[1] << 4
                     if len(cards) > 2:
                         packed |= cards[2] << 8
                 word |= COMBINATION | (value + 1) << STRENGTH_SHIFT | packed << CARDS_SHIFT
-        elif type(action) is TakeReserve:
-            card = self.reserves[seat].pop(action.reserve)
-            position = action.position
+        elif aid < INSERT_BASE:  # a reserve card
+            position = TARGET_OF[aid]
+            card = self.reserves[seat].pop(0 if aid < RESERVE_BASE + RESERVE_STRIDE else 1)
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
-            act = tuple.__new__(Act, (seat, "reserve", (card,), (), NO_COMBINATION, position))
+            act = tuple.__new__(_ACT, (seat, "reserve", (card,), (), NO_COMBINATION, position))
             word |= RESERVE | card << CARDS_SHIFT
-        elif type(action) is InsertDrawn:
+        elif aid < CONCEDE_ID:  # the drawn card inserted
             drawn = self.pending
             if drawn is None:  # only reachable by misusing apply_unchecked: refuse it and
                 # leave the state as it was
                 raise error(IllegalActionError, "kk.nothing_drawn",
-                            action=format_action(action))
-            hand.insert(action.position, drawn)
-            self.known[seat].insert(action.position, False)  # the table saw where, not what
+                            action=format_action(ACTIONS[aid]))
+            position = TARGET_OF[aid]
+            hand.insert(position, drawn)
+            self.known[seat].insert(position, False)  # the table saw where, not what
             self._log.append(word | INSERT | drawn << POSITION_SHIFT)
             self.pending = None
             self.draws_left -= 1

@@ -152,10 +152,15 @@ def entry_at(table: StartTable, hand: list[int], start: int) -> StartPlays:
 
 
 def _per_id(field: str, default: int) -> tuple[int, ...]:
-    return tuple(getattr(a, field) if isinstance(a, Play) else default for a in ACTIONS)
+    return tuple(getattr(a, field, default) for a in ACTIONS)
 
 
 PLAY_START: Final = _per_id("start", -1)
 """Per action id, a play's first hand index (-1 for other actions)."""
 PLAY_LENGTH: Final = _per_id("length", 0)
 """Per action id, a play's number of cards (0 for other actions)."""
+PLAY_XS: Final = tuple(a.x_values if isinstance(a, Play) else () for a in ACTIONS)
+"""Per action id, a play's declared X values (() for other actions)."""
+TARGET_OF: Final = _per_id("position", -1)
+"""Per action id, where a reserve card or a drawn card goes (-1 for plays and the
+concession)."""
