@@ -36,7 +36,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from kartentisch.core.errors import InvalidActionError, safe_repr
 from kartentisch.games.casino.cards import CARD_NAMES, CARD_RE, VALUES, card_name, parse_card
@@ -186,6 +186,10 @@ def _segments() -> list[_Segment]:
 
 _SEGMENTS: Final = _segments()
 _STARTS: Final = tuple(s.start for s in _SEGMENTS)
+_SEG_CARD: Final = tuple(s.card for s in _SEGMENTS)
+_SEG_CODE: Final = tuple(s.code for s in _SEGMENTS)
+_SEG_SHIFT: Final = tuple(s.shift for s in _SEGMENTS)
+_SEG_NONEMPTY: Final = tuple(int(s.nonempty) for s in _SEGMENTS)
 NUM_ACTIONS: Final = _SEGMENTS[-1].start
 """The size of the id space, 51,290,995,756,216 (about 2^45.5, below 2^53)."""
 
@@ -284,22 +288,44 @@ def action_from_id(i: int) -> Action:
         raise InvalidActionError(
             f"action id {safe_repr(i)} is not a whole number from 0 to {NUM_ACTIONS - 1}",
             code="action.bad_id", params={"value": safe_repr(i), "last": NUM_ACTIONS - 1})
-    segment = _SEGMENTS[bisect.bisect_right(_STARTS, i) - 1]
-    card, code, shift = segment.card, segment.code, segment.shift
-    packed = (i - segment.start + segment.nonempty) << shift
-    mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))  # card's bit back
+    k = bisect.bisect_right(_STARTS, i) - 1
+    card = _SEG_CARD[k]
+    code = _SEG_CODE[k]
     if code == CODE_TRAIL:
         return Trail(card)
-    loose = mask_cards(mask)
+    packed = (i - _STARTS[k] + _SEG_NONEMPTY[k]) << _SEG_SHIFT[k]
+    mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))  # card's bit back
+    loose = []
+    while mask:
+        low = mask & -mask
+        loose.append(low.bit_length() - 1)
+        mask ^= low
     if code <= CODE_CAPTURE_BUILD:
-        return Capture(card, loose, VALUES[card] if code == CODE_CAPTURE_BUILD else 0)
+        return _capture(card, tuple(loose), VALUES[card] if code == CODE_CAPTURE_BUILD else 0)
     if code < CODE_RAISE:
         merged = code >= CODE_BUILD_MERGE
-        return Build(card, code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1, loose, 0,
-                     merged)
+        return Build(card, code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1,
+                     tuple(loose), 0, merged)
     merged = code >= CODE_RAISE_MERGE
     raised = code - (CODE_RAISE_MERGE if merged else CODE_RAISE) + 1
     return Build(card, VALUES[card] + raised, (), raised, merged)
+
+
+_SLOTS: Final[dict[str, Any]] = dict(vars(Capture))
+_SET_CARD: Final = _SLOTS["card"].__set__
+"""The slot descriptors' setters (what the frozen ``__init__`` ends up calling)."""
+_SET_LOOSE: Final = _SLOTS["loose"].__set__
+_SET_BUILD: Final = _SLOTS["build"].__set__
+
+
+def _capture(card: int, loose: tuple[int, ...], build: int) -> Capture:
+    """``Capture(card, loose, build)`` for checked fields, made faster than the frozen
+    class's ``__init__`` (which sets each field by name through ``object.__setattr__``)."""
+    action = object.__new__(Capture)
+    _SET_CARD(action, card)
+    _SET_LOOSE(action, loose)
+    _SET_BUILD(action, build)
+    return action
 
 
 # ----------------------------------------------------------------------------- notation

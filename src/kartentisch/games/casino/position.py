@@ -212,6 +212,9 @@ _BY_NAME: Final = {name: card for card, name in enumerate(CARD_NAMES)}
 reads a card (``parse_card``, for what people type, costs ten times as much)."""
 
 
+_ALL_CARDS: Final = (1 << 52) - 1
+
+
 def _cards(names: list[str]) -> list[int]:
     by_name = _BY_NAME
     return [by_name[n] for n in names]
@@ -236,10 +239,12 @@ def state_from_json(game: Casino, document: object) -> CasinoState:
     n = doc.players
     from kartentisch.games.casino.game import Casino
 
-    try:
-        game = Casino(n, msgspec.structs.asdict(doc.options))
-    except InvalidOptionsError as exc:
-        raise impossible(f"options: {exc}") from None
+    options = msgspec.structs.asdict(doc.options)
+    if n != game.players or options != game.options_json():
+        try:
+            game = Casino(n, options)
+        except InvalidOptionsError as exc:
+            raise impossible(f"options: {exc}") from None
     state = CasinoState(game, doc.seed, deal_now=False)
     state.pack = doc.pack
     state.turn = doc.turn
@@ -330,6 +335,15 @@ def state_from_json(game: Casino, document: object) -> CasinoState:
 
 def _check_cards(state: CasinoState) -> None:
     """Every one of the 52 cards exactly once across hands, pack, table and piles."""
+    groups: list[list[int] | tuple[int, ...]] = [
+        state.deck, state.loose, *state.hands, *state.captured,
+        *(b.cards for b in state.builds.values())]
+    mask = 0
+    for group in groups:
+        for card in group:
+            mask |= 1 << card
+    if mask == _ALL_CARDS and sum(map(len, groups)) == 52:
+        return
     total = Counter(state.deck) + Counter(state.loose)
     for h in state.hands:
         total.update(h)
@@ -350,7 +364,11 @@ def _check_cards(state: CasinoState) -> None:
 def _read_plays(state: CasinoState, doc: CasinoPosition) -> None:
     """The pack's log: seats that exist, and piles that match what the plays took."""
     n = state.game.players
-    taken: list[Counter[int]] = [Counter() for _ in range(n)]
+    taken = [0] * n
+    """The cards each seat's plays took, as masks (every card is on the table once, see
+    :func:`_check_cards`, so a mask and a count say whether they match its pile)."""
+    counts = [0] * n
+    records: list[PlayRecord] = []
     for i, p in enumerate(doc.plays):
         where = f"play {i + 1}: "
         if p.seat >= n:
@@ -359,13 +377,20 @@ def _read_plays(state: CasinoState, doc: CasinoPosition) -> None:
             raise impossible(f"{where}only a 'table' entry has no card", field="plays")
         card = -1 if p.card is None else _BY_NAME[p.card]
         cards = _cards(p.cards)
-        if p.kind == "capture":
-            taken[p.seat].update((card, *cards))
-        elif p.kind == "table":
-            taken[p.seat].update(cards)
-        state.plays.append(PlayRecord(p.seat, p.kind, card, tuple(cards), p.value, p.sweep))
+        if p.kind == "capture" or p.kind == "table":
+            for c in cards:
+                taken[p.seat] |= 1 << c
+            if card >= 0:
+                taken[p.seat] |= 1 << card
+            counts[p.seat] += len(cards) + (card >= 0)
+        records.append(PlayRecord(p.seat, p.kind, card, tuple(cards), p.value, p.sweep))
+    state.plays = records
     for s in range(n):
-        if taken[s] != Counter(state.captured[s]):
+        pile = state.captured[s]
+        mask = 0
+        for c in pile:
+            mask |= 1 << c
+        if taken[s] != mask or counts[s] != len(pile):
             raise impossible(f"captured of seat {s} differs from the cards its plays captured",
                              field="captured", seat=s)
 
