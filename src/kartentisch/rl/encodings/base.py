@@ -25,6 +25,11 @@ same vector, bit for bit, as :meth:`Encoding.entries` of ``state.observation(sea
 reference, which stays the definition of every layout). ``tests/rl/test_encodings.py``
 compares the two over many random positions of every game and player count, and re-deals
 hidden cards (``game.sample_world``) to check that the fast path leaks nothing either.
+
+The environments take each vector as float32 bytes, :meth:`Encoding.state_bytes` (numpy
+reads them with one copy). Krass Kariert and Krumme20 join those bytes from blocks worked
+out once (:mod:`kartentisch.rl.fast`, which the compiled core compiles); the same tests hold
+them to the reference.
 """
 
 from __future__ import annotations
