@@ -23,6 +23,7 @@ from kartentisch.games.casino import Casino, CasinoState
 from kartentisch.games.casino.cards import VALUES
 from kartentisch.games.casino.combinatorics import can_partition
 from kartentisch.games.casino.observation import holding_constraints
+from kartentisch.games.casino.table import BuildUnit
 
 SOAK = bool(os.environ.get("KARTENTISCH_SOAK"))
 
@@ -184,6 +185,15 @@ def test_views_and_positions(case: tuple[Casino, int]) -> None:
     play(game, seed, packs=1, deep=True)
 
 
+def fields(value: object) -> list[str]:
+    """The names of an object's fields: its slots, or, compiled with mypyc (which keeps the
+    fields in descriptors of its own kind and leaves ``__slots__`` empty), those."""
+    kinds = ("member_descriptor", "getset_descriptor")
+    names = {n for klass in type(value).__mro__ for n, d in vars(klass).items()
+             if type(d).__name__ in kinds and not n.startswith("__")}
+    return sorted(names | set(getattr(value, "__dict__", {})))
+
+
 def test_clones_share_nothing_mutable() -> None:
     """Every list, dict and set reachable from a clone is its own, not the original's."""
     game = Casino(3, {"sweeps": True})
@@ -205,10 +215,8 @@ def test_clones_share_nothing_mutable() -> None:
             items = [*value.keys(), *value.values()]
         elif isinstance(value, list | tuple | set | frozenset):
             items = list(value)
-        elif hasattr(value, "__slots__") and not isinstance(value, type):
-            items = [getattr(value, n, None) for n in value.__slots__ if n != "game"]
-        elif hasattr(value, "__dict__") and not isinstance(value, type):
-            items = [v for k, v in vars(value).items() if k != "game"]
+        elif isinstance(value, CasinoState | BuildUnit):
+            items = [getattr(value, n) for n in fields(value) if n != "game"]
         for item in items:
             containers(item, seen, depth + 1)
 

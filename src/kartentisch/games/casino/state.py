@@ -171,20 +171,22 @@ class CasinoState(State[Action, "CasinoObservation"]):
         i = bisect.bisect_left(legal, aid)  # the ids are sorted
         return i < len(legal) and legal[i] == aid
 
-    def apply(self, action: Action, *, seat: Seat | None = None) -> None:
+    def apply(self, action: Action, *, seat: Any = None) -> None:
         """Play ``action`` for the current player; raises like :meth:`State.apply
         <kartentisch.core.protocol.State.apply>`, whose contract this keeps.
 
         Speed: an action object from :meth:`legal_actions` (a shared one) is known by its
         identity, so its id needs no computing; it is then looked up among the legal ids
-        (a bisection). Any other object goes the general way.
+        (a bisection). Any other object, or a ``seat`` to check, goes the general way.
+        ``seat`` is typed ``Any`` because anything may be passed and must get the base's
+        error: compiled with mypyc, a narrower annotation would raise ``TypeError`` first.
         """
         aid = _ID_OF.get(id(action))
-        if aid is None:
+        if aid is None or seat is not None:
             State.apply(self, action, seat=seat)
             return
-        if seat is not None or self.phase == OVER:
-            self.check_actor(seat)
+        if self.phase == OVER:
+            self.check_actor(None)
         if not self.is_legal_id(aid):
             raise self.why_illegal(action)
         self._apply(action, aid)
@@ -315,7 +317,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         other._legal = self._legal  # a tuple
         return other
 
-    def observation(self, seat: Seat | None) -> CasinoObservation:
+    def observation(self, seat: Any) -> CasinoObservation:
+        """What ``seat`` may know (``None``: a spectator); typed ``Any`` so that a bad seat
+        gets :class:`~kartentisch.core.errors.InvalidSeatError` also when compiled."""
         from kartentisch.games.casino.observation import observe
 
         return observe(self, seat)
