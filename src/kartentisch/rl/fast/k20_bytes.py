@@ -20,13 +20,13 @@ Python).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 
 from kartentisch.games.krumme20.actions import MAX_HAND
 from kartentisch.games.krumme20.cards import DECK_SIZE
-from kartentisch.games.krumme20.state import PHASES
+from kartentisch.games.krumme20.state import PHASES, K20State
 
 SEATS: Final = 6
 CARD: Final = 16
@@ -106,18 +106,18 @@ def constants(players: int, target: int) -> list[bytes]:
             floats([float(k == min(max(players, 2), 6) - 2) for k in range(5)])]
 
 
-def state_bytes(state: Any, me: int, rotation: list[int], fixed: list[bytes]) -> bytes:
+def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes]) -> bytes:
     """Seat ``me``'s observation vector of ``state`` as float32 bytes. ``rotation`` lists the
     seats from ``me`` on, ``fixed`` is :func:`constants` of the game."""
     bit = 1 << me
-    face: list[int] = state.face
-    back: list[int] = state.back
-    kup: list[int] = state.kup
-    kdown: list[int] = state.kdown
+    face = state.face
+    back = state.back
+    kup = state.kup
+    kdown = state.kdown
     parts: list[bytes] = []
     table_up = [0] * 7  # index 6: unknown, not counted in the layout
     table_down = [0] * 7
-    hands: list[list[int]] = state.hands
+    hands = state.hands
     for s in rotation:
         hand = hands[s]
         k = 0
@@ -132,12 +132,12 @@ def state_bytes(state: Any, me: int, rotation: list[int], fixed: list[bytes]) ->
             k += 1
         parts.append(HAND_PAD[k])
     parts.append(fixed[0])
-    scores: list[list[int]] = state.scores
-    cross: list[bool] = state.cross
-    sitting_out: list[bool] = state.sitting_out
-    fouls: list[int] = state.fouls
-    current: int = state.current_player
-    turn_player: int = state.turn
+    scores = state.scores
+    cross = state.cross
+    sitting_out = state.sitting_out
+    fouls = state.fouls
+    current = state.current_player
+    turn_player = state.turn
     for s in rotation:
         pile = scores[s]
         sides = [0] * 7
@@ -167,9 +167,9 @@ def state_bytes(state: Any, me: int, rotation: list[int], fixed: list[bytes]) ->
     parts.append(fixed[1])
     abl_up = [0] * 7
     abl_down = [0] * 7
-    ablage: list[int] = state.ablage
-    abwurf: list[int] = state.abwurf
-    draw: list[int] = state.draw
+    ablage = state.ablage
+    abwurf = state.abwurf
+    draw = state.draw
     for c in ablage:
         if kup[c] & bit:
             f = face[c]
@@ -206,9 +206,9 @@ def state_bytes(state: Any, me: int, rotation: list[int], fixed: list[bytes]) ->
         parts.append(_capped(BY30, table_up[k]))
     for k in range(6):
         parts.append(_capped(BY30, table_down[k]))
-    total: int = state.total
-    value: int = state.value
-    final_turns: int | None = state.final_turns
+    total = state.total
+    value = state.value
+    final_turns = state.final_turns
     parts.append(fixed[2])
     parts.append(_capped(BY30, total if total > 0 else 0))
     parts.append(BOOL_ONE if total > 20 else ZERO)
