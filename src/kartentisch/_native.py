@@ -48,6 +48,7 @@ COMPILED_MODULES: Final[tuple[str, ...]] = (
     "kartentisch.rl.fast.k20_bytes",
     "kartentisch.games.krumme20.log",  # Krumme20's rules (engineer F)
     "kartentisch.games.krumme20.state",
+    "kartentisch.games.krumme20.position",
 )
 """The modules the compiled core compiles, in one mypyc group (one shared library)."""
 
