@@ -44,7 +44,7 @@ compiled: $(COMPILED_STAMP)
 # and property tests, the search bots, playthroughs and the conformance suite (not the server,
 # browser, CLI or research tests, which add no compiled code of their own), to keep ~3 minutes.
 COMPILED_TESTS := tests/krass_kariert tests/krass_kariert_bots tests/bots tests/krumme20 \
-	tests/test_conformance.py tests/test_compiled_core.py tests/playthroughs
+	tests/casino tests/test_conformance.py tests/test_compiled_core.py tests/playthroughs
 # The Ray backend's test (marked ray) mostly waits for Ray to start (10-40 s): it runs in the
 # background from the start, beside ruff, mypy and the rest of the suite, and counts as theirs.
 test: $(STAMP) system $(COMPILED_STAMP)

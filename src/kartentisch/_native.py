@@ -49,6 +49,9 @@ COMPILED_MODULES: Final[tuple[str, ...]] = (
     "kartentisch.games.krumme20.log",  # Krumme20's rules (engineer F)
     "kartentisch.games.krumme20.state",
     "kartentisch.games.krumme20.position",
+    "kartentisch.games.casino.movegen",  # Casino's rules (engineer E)
+    "kartentisch.games.casino.log",
+    "kartentisch.games.casino.state",
 )
 """The modules the compiled core compiles, in one mypyc group (one shared library)."""
 
