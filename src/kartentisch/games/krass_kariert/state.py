@@ -342,18 +342,20 @@ class KKState(State[Action, "KKObservation"]):
             return self._generate_play(self._current, 2, ACTIONS)
         return self._generate_outside_play(ACTIONS)
 
-    def apply(self, action: object, *, seat: Seat | None = None) -> None:
+    def apply(self, action: object, *, seat: object = None) -> None:
         """Play ``action`` for the current player; raises like the core's
         :meth:`~kartentisch.core.protocol.State.apply`, whose checks this repeats.
 
         Speed: the same checks in the order of the core's, written here so that the
         compiled core runs them as C: the seat and game-over test only when they can fail,
         an action from ``legal_actions()`` found by its identity, one table lookup to
-        decide its legality. ``action`` is typed ``object`` because anything may be passed
-        and must get :class:`~kartentisch.core.errors.InvalidActionError`.
+        decide its legality. ``action`` and ``seat`` are typed ``object`` because anything
+        may be passed and must get the core's errors (compiled, a narrower annotation would
+        raise ``TypeError`` first).
         """
         if seat is not None or self.phase == OVER:
-            self.check_actor(seat)
+            check: Any = self.check_actor  # untyped: compiled, a typed call would refuse a
+            check(seat)  # bad seat with TypeError before check_seat says what is wrong
         aid = SHARED_IDS.get(id(action))
         if aid is None:
             aid = self.game.checked_action_id(action)
@@ -361,12 +363,13 @@ class KKState(State[Action, "KKObservation"]):
             raise self.why_illegal(ACTIONS[aid])
         self.apply_unchecked(aid)
 
-    def apply_id(self, aid: object, *, seat: Seat | None = None) -> None:
+    def apply_id(self, aid: object, *, seat: object = None) -> None:
         """Apply the action with id ``aid``; raises like the core's
         :meth:`~kartentisch.core.protocol.State.apply_id` (the same checks, compiled with
         the rest, see :meth:`apply`)."""
         if seat is not None or self.phase == OVER:
-            self.check_actor(seat)
+            check: Any = self.check_actor  # untyped: compiled, a typed call would refuse a
+            check(seat)  # bad seat with TypeError before check_seat says what is wrong
         if type(aid) is not int or not 0 <= aid < NUM_ACTIONS:
             self.game.check_action_id(aid)  # raises InvalidActionError
             raise AssertionError("unreachable")  # pragma: no cover
