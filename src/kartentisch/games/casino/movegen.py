@@ -144,37 +144,13 @@ _SETS: dict[int, tuple[int, ...]] = {}
 _CACHE_LIMIT: Final = 100_000
 
 
-def _support(x: int) -> int:
-    """The values a count vector holds, as the bits of their nibbles' lowest places."""
-    x |= x >> 1
-    x |= x >> 2
-    return x & _ONES
-
-
-def _within(vectors: tuple[int, ...], support: int) -> tuple[int, ...]:
-    """The ``vectors`` that use only values in ``support`` (cached: few supports occur)."""
-    key = (id(vectors), support)
-    found = _WITHIN.get(key)
-    if found is None:
-        found = _WITHIN[key] = tuple(x for x in vectors if not _support(x) & ~support)
-    return found
-
-
-_WITHIN: dict[tuple[int, int], tuple[int, ...]] = {}
-""":func:`_within` by (the table's identity, the support): at most 2^10 supports for each
-of the 121 tables in :data:`_GROUPS` and :data:`_JOINS`, which live as long as the module."""
-
-
 def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     """Every count vector ``x <= n`` (not 0) that splits into groups of v, with one of the
     groups completed by a card of value ``w`` when ``w`` is not 0."""
     limit = n | _GUARD
-    support = _support(n)
-    found = {0} if w == 0 else {x for x in _within(_JOINS[v * 11 + w], support)
+    found = {0} if w == 0 else {x for x in _JOINS[v * 11 + w]
                                 if (limit - x) & _GUARD == _GUARD}
-    if not found:
-        return ()
-    for g in _within(_GROUPS[v], support):
+    for g in _GROUPS[v]:
         if (limit - g) & _GUARD != _GUARD:
             continue
         todo = list(found)
