@@ -280,6 +280,28 @@ def test_play_and_simulate_repeat_a_bot_with_name_times_count(tmp_path: Path) ->
         assert refused.exit_code == 2 and message in refused.output, refused.output
 
 
+@pytest.mark.parametrize(("spec", "message"), [
+    ("random*10000000000", "Unknown bot 'random*10000000000'"),
+    ("random*" + "9" * 5000, "Unknown bot 'random*999"),
+    ("ismcts:iterations=" + "9" * 5000, "cannot take iterations=999"),
+    ("ismcts:iterations=inf", "cannot take iterations=inf"),
+    ("ismcts:exploration=nan", "cannot take exploration=nan"),
+    ("ismcts:widening=-1", "cannot take widening=-1"),
+    ("pimc:anchor=nan", "cannot take anchor=nan"),
+])
+def test_arena_refuses_huge_counts_and_non_finite_bot_numbers_at_once(spec: str,
+                                                                       message: str) -> None:
+    """Before: a count of 10^10 built a list of 10^10 specs, 5000 digits gave "No bots
+    given", ``iterations=<5000 digits>`` or ``inf`` an OverflowError traceback, and ``nan``
+    was taken (an assertion failure in ismcts' first move, a game that never ended in pimc).
+    A typed spec is quoted shortened."""
+    refused = runner.invoke(app, ["arena", "krass-kariert", "--bots", spec, "--games", "2",
+                                  "--no-progress"], env=ENGLISH)
+    assert refused.exit_code == 2, refused.output
+    assert message in refused.output
+    assert "Traceback" not in refused.output and len(refused.output) < 400
+
+
 def test_a_delay_that_is_no_number_of_seconds_is_refused_at_once(tmp_path: Path) -> None:
     """``--delay inf`` (or nan) would pause for ever after the first bot move; ``abc`` was
     refused by typer in English only."""

@@ -18,6 +18,7 @@ ratings and records do not depend on scheduling.
 from __future__ import annotations
 
 import json
+import math
 import signal
 import threading
 import time
@@ -70,15 +71,25 @@ class GameTask:
 
 
 def _convert(value: str) -> Any:
+    """A bot parameter's text as None, an int, a finite float or the text itself (``inf``,
+    ``nan`` and numbers too long for an int stay text, which the bot then refuses cleanly:
+    ``int(float("inf"))`` raised OverflowError, a traceback).
+
+    >>> [_convert(v) for v in ("none", "12", "0.5", "inf", "nan", "9" * 5000)][:5]
+    [None, 12, 0.5, 'inf', 'nan']
+    """
     low = value.lower()
     if low in ("none", "null"):
         return None
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return number if math.isfinite(number) else value
 
 
 def build_bot(spec: str, game: Any, seed: int) -> Any:

@@ -19,10 +19,14 @@ from kartentisch.core.rng import derive_seed
 
 
 def parse_lineup(text: str) -> list[str]:
-    """Split ``"ismcts,heuristic*3"`` into one bot spec per entrant.
+    """Split ``"ismcts,heuristic*3"`` into one bot spec per entrant. A count of more than
+    three digits is no count (no game seats a thousand players): the part is then kept whole
+    and refused as a bot spec, instead of a list of 10^10 entries being built.
 
     >>> parse_lineup("ismcts, heuristic*3")
     ['ismcts', 'heuristic', 'heuristic', 'heuristic']
+    >>> parse_lineup("random*10000000000")
+    ['random*10000000000']
     """
     lineup: list[str] = []
     for part in text.split(","):
@@ -30,7 +34,7 @@ def parse_lineup(text: str) -> list[str]:
         if not part:
             continue
         name, star, count = part.rpartition("*")
-        if star and count.strip().isdigit():
+        if star and count.strip().isdigit() and len(count.strip()) <= 3:
             lineup.extend([name.strip()] * int(count))
         else:
             lineup.append(part)

@@ -75,6 +75,11 @@ class ISMCTSConfig:
         object.__setattr__(self, "prior", bool(self.prior))
         if self.anchor is not None:
             object.__setattr__(self, "anchor", float(self.anchor))
+        if not (math.isfinite(self.exploration) and self.exploration >= 0
+                and math.isfinite(self.widening) and self.widening >= 0):
+            raise ValueError("exploration and widening must be finite and at least 0")
+        if self.anchor is not None and not math.isfinite(self.anchor):
+            raise ValueError("anchor must be a finite number")
 
 
 class Node:

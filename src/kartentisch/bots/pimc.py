@@ -53,6 +53,8 @@ class PIMCConfig:
         object.__setattr__(self, "iterations", int(self.iterations))
         if self.anchor is not None:
             object.__setattr__(self, "anchor", float(self.anchor))
+            if not math.isfinite(self.anchor):
+                raise ValueError("anchor must be a finite number")
 
 
 class PIMCBot:

@@ -146,6 +146,15 @@ def game_name(name: str) -> str:
         fail_with(error)
 
 
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for a message (a typed spec may be megabytes).
+
+    >>> _short("random*" + "9" * 5000)
+    'random*99999999999999999999999999999...'
+    """
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def bot_problem(spec: str, game: Any) -> str | None:
     """Why the bot ``spec`` (``name`` or ``name:key=value:...``) cannot play ``game``, in the
     current language; ``None`` when it can. An ``ImportError`` (a bot whose module cannot be
@@ -157,11 +166,12 @@ def bot_problem(spec: str, game: Any) -> str | None:
     try:
         name, params = parse_params(spec)
     except ValueError:
-        return _("A bot is written name or name:key=value, not {spec!r}.").format(spec=spec)
+        return _("A bot is written name or name:key=value, not {spec!r}.").format(
+            spec=_short(spec))
     available = list_bots(game.spec.name)
     if name.lower() not in available:
         return _("Unknown bot {name!r} for {game}; available: {bots}").format(
-            name=name, game=game.spec.title, bots=", ".join(available))
+            name=_short(name), game=game.spec.title, bots=", ".join(available))
     try:
         build_bot(spec, game, 0)
     except (TypeError, ValueError):
@@ -170,8 +180,10 @@ def bot_problem(spec: str, game: Any) -> str | None:
                 build_bot(f"{name}:{key}={value}", game, 0)
             except (TypeError, ValueError):
                 return _("The bot {name} cannot take {key}={value}: no such parameter, or "
-                         "a value it does not allow.").format(name=name, key=key, value=value)
-        return _("The bot {spec!r} cannot take these parameters together.").format(spec=spec)
+                         "a value it does not allow.").format(
+                             name=name, key=_short(key), value=_short(value))
+        return _("The bot {spec!r} cannot take these parameters together.").format(
+            spec=_short(spec))
     return None
 
 
