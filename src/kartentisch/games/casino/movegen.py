@@ -218,6 +218,24 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
 
 
 # ----------------------------------------------------------------------------- moves
+def reachable(loose: int) -> int:
+    """Bit k (k <= 10) set when some loose numerals add up to k: a capture with a card of
+    value v exists exactly when bit v is set, a build of v with a card of value w < v
+    exactly when bit v - w is (one group suffices). Most of :func:`sets_for`'s questions
+    have no answer, so this cheap test spares them (and its caches) the asking.
+
+    >>> bin(reachable(0b0001_0000_0001))  # Ac 3c: sums 0, 1, 3, 4
+    '0b11011'
+    """
+    reach = 1
+    mask = loose & _NUMERALS
+    while mask:
+        low = mask & -mask
+        reach |= (reach << VALUES[low.bit_length() - 1]) & 0x7FF
+        mask ^= low
+    return reach
+
+
 def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, ...]:
     """:func:`legal_ids` when no build stands on the table (most positions): no owner's
     duty, no trail ban, nothing to join, raise or take but loose cards."""
@@ -230,6 +248,7 @@ def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, .
         held |= bit
     ids: list[int] = []
     may_trail_capturer = state.game.options.trail_when_capture_possible
+    reach = reachable(loose)
     for card in hand:
         cv = VALUES[card]
         key = card * NUM_CODES
@@ -254,7 +273,7 @@ def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, .
         # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
         # the low part to itself shifts it up one, then everything moves down one.
         low = (1 << card) - 1
-        masks = sets_for(loose, cv)
+        masks = sets_for(loose, cv) if reach >> cv & 1 else ()
         if masks:
             base = ID_BASE[key + CODE_CAPTURE]
             for m in masks:
@@ -271,7 +290,7 @@ def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, .
         v = cv
         while above:  # builds towards every larger value held
             v += 1
-            if above & 1:
+            if above & 1 and reach >> (v - cv) & 1:
                 group = sets_for(loose, v, cv)
                 if group:
                     base = ID_BASE[key + CODE_BUILD + v - 1]
@@ -303,6 +322,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     ids: list[int] = []
     can_capture: list[int] = []
     short: list[int] = []
+    reach = reachable(loose)
     for card in hand:
         cv = VALUES[card]
         key = card * NUM_CODES
@@ -327,7 +347,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                             faces ^= bit
             continue
         low = (1 << card) - 1
-        masks = sets_for(loose, cv)
+        masks = sets_for(loose, cv) if reach >> cv & 1 else ()
         if masks:
             can_capture.append(card)
             if not short:
@@ -343,7 +363,12 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         for v in targets:
             if v < cv or (v == cv and held[v] < 2) or (short and short != [v]):
                 continue
-            group = masks if v == cv else sets_for(loose, v, cv)
+            if v == cv:
+                group = masks
+            elif reach >> (v - cv) & 1:
+                group = sets_for(loose, v, cv)
+            else:
+                group = ()
             if v in builds:
                 base = ID_BASE[key + CODE_BUILD_MERGE + v - 1]
                 if v == cv:
