@@ -460,6 +460,7 @@ class KKState(State[Action, "KKObservation"]):
     def _generate_play(self, seat: int, k: Literal[1, 2], column: Sequence[Any]) -> list[Any]:
         """The legal moves in phase ``play``: the ids (``k`` = 1) or actions (``k`` = 2)."""
         table = self._start_table
+        entries = table.entries  # speed: index the list, fill through ``at`` when empty
         hand = self.hands[seat]
         n = len(hand)
         key = (hand[0] << 4 if n else 0) | (hand[1] if n > 1 else 0)
@@ -471,18 +472,18 @@ class KKState(State[Action, "KKObservation"]):
         if self.act_index == 0:  # the leader may play anything (a hand always has a play)
             for start in range(n):
                 key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
-                entry = table.at(key)[start]
+                plays = entries[key]
+                entry = (table.at(key) if plays is None else plays)[start]
                 out.extend(entry[1] if k == 1 else entry[2])
             return out
         rank = self.best + 1
         for start in range(n):
             key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
-            entry = table.at(key)[start]
+            at_key = entries[key]
+            entry = (table.at(key) if at_key is None else at_key)[start]
             beating = entry[0][rank]
             if beating:  # the strongest ``beating`` plays here beat the round's best
-                plays = entry[1] if k == 1 else entry[2]
-                for i in range(beating):
-                    out.append(plays[i])
+                out.extend((entry[1] if k == 1 else entry[2])[:beating])
         # A follower who does not beat must take a reserve card (allowed even when they
         # could beat); without reserve cards they concede the deal.
         reserves = self.reserves[seat]
