@@ -137,7 +137,13 @@ _CHOOSE: Final = _choices()
 """``_CHOOSE[(k * 16 + nibble) * 5 + j]``: the masks of every ``j`` of the cards of value
 ``k + 1`` whose suits are the bits of ``nibble``."""
 
-_COUNTS: dict[int, tuple[int, ...]] = {}
+Plan = tuple[tuple[int, int], ...]
+"""A count vector as :func:`_expand` reads it: for each value held, ``(k * 80 + j, 4 * k)``
+(``j`` cards of value ``k + 1``: the part of a :data:`_CHOOSE` index that does not depend
+on the table, and where that value's nibble sits in a mask)."""
+
+
+_COUNTS: dict[int, tuple[Plan, ...]] = {}
 """Allowed count vectors by ``counts << 8 | v << 4 | w`` (see the module docstring)."""
 _SETS: dict[int, tuple[int, ...]] = {}
 """Allowed masks by ``mask << 8 | v << 4 | w``."""
@@ -166,23 +172,23 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-def _expand(vectors: tuple[int, ...], mask: int) -> tuple[int, ...]:
-    """The masks of the loose cards (``mask``) with each count vector in ``vectors``."""
+def _plans(vectors: tuple[int, ...]) -> tuple[Plan, ...]:
+    return tuple(tuple((k * 80 + (x >> 4 * k & 15), 4 * k) for k in range(10)
+                       if x >> 4 * k & 15) for x in vectors)
+
+
+def _expand(plans: tuple[Plan, ...], mask: int) -> tuple[int, ...]:
+    """The masks of the loose cards (``mask``) with each count vector in ``plans``."""
     out: list[int] = []
-    for x in vectors:
+    for plan in plans:
+        if len(plan) == 1:
+            kj, shift = plan[0]
+            out.extend(_CHOOSE[kj + (mask >> shift & 15) * 5])
+            continue
         sets = [0]
-        k = 0
-        while x:
-            j = x & 15
-            if j:
-                subs = _CHOOSE[(k * 16 + (mask >> 4 * k & 15)) * 5 + j]
-                if len(sets) == 1:
-                    s0 = sets[0]
-                    sets = [s0 | s for s in subs]
-                else:
-                    sets = [m | s for m in sets for s in subs]
-            x >>= 4
-            k += 1
+        for kj, shift in plan:
+            subs = _CHOOSE[kj + (mask >> shift & 15) * 5]
+            sets = [m | s for m in sets for s in subs]
         out.extend(sets)
     return tuple(out)
 
@@ -210,7 +216,7 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
         if vectors is None:
             if len(_COUNTS) >= _CACHE_LIMIT:
                 _COUNTS.clear()
-            vectors = _COUNTS[ckey] = _count_vectors(n, v, w)
+            vectors = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
         if len(_SETS) >= _CACHE_LIMIT:
             _SETS.clear()
         found = _SETS[key] = _expand(vectors, loose) if vectors else ()
