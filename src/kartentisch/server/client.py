@@ -153,8 +153,12 @@ class TableClient:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise TimeoutError("no such message in time")
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for returns normally when
+                # the wait completes in the same loop turn as a cancellation, so a cancelled
+                # player would go on waiting (up to ``timeout``) instead of stopping.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._arrived.wait(), left)
+                    async with asyncio.timeout(left):
+                        await self._arrived.wait()
 
     async def play(self, choose: Callable[[list[JSON]], JSON], *,
                    until_move: int | None = None, timeout: float = 60) -> JSON:
