@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,47 @@ def test_postgres_tells_other_processes_of_each_move(pg_cluster: Any) -> None:
     finally:
         listener.stop()
         store.close()
+
+
+def test_a_process_does_not_hear_its_own_moves_back(pg_cluster: Any) -> None:
+    """Hearing its own move made a table re-read its seats and moves from the database
+    after every move (3.3 ms of server CPU a move on PostgreSQL against 1 ms on SQLite)."""
+    mine, other = Storage(pg_cluster.database()), None
+    mine.migrate()
+    other = Storage(mine.url)
+    heard: list[str] = []
+    got = threading.Event()
+
+    def deliver(payload: str) -> None:
+        heard.append(payload)
+        got.set()
+
+    listener = Listener(mine.url, deliver, origin=mine.origin)
+    mine.start()
+    other.start()
+    listener.start()
+    try:
+        mine.submit("create", new_row("o1"), {}).result(10)
+        mine.submit("move", "o1", 0, 3, 0, "human").result(10)
+        other.submit("move", "o1", 1, 4, 1, "human").result(10)
+        assert got.wait(10)
+        time.sleep(0.3)  # our own notice, had it come, was sent before the other's
+        assert heard == ["m:o1:1"]
+    finally:
+        listener.stop()
+        mine.close()
+        other.close()
+
+
+def test_a_write_whose_waiter_gave_up_is_kept_and_the_journal_goes_on(
+        storage: Storage) -> None:
+    """A waiter cancelled at shutdown made the journal thread die of InvalidStateError,
+    so no later write was ever stored."""
+    storage.submit("create", new_row("c1"), {}).result(10)
+    abandoned = storage.submit("move", "c1", 0, 3, 0, "human")
+    assert abandoned.cancel()
+    storage.submit("move", "c1", 1, 4, 1, "human").result(10)
+    assert [m.action for m in storage.moves_since("c1", 0)] == [3, 4]
 
 
 def test_a_server_plays_whole_games_on_this_database(db_server: Any, tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ import hashlib
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -198,6 +199,10 @@ class Storage:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         self._queue: queue.Queue[_Op | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self.origin = secrets.token_hex(6)
+        """Names this process's notifications, so its own :class:`Listener` skips them:
+        the process applied those writes itself, and hearing them back would make each
+        table re-read its seats and moves after every move of its own."""
 
     # ------------------------------------------------------------------ life cycle
     def migrate(self) -> None:
@@ -274,7 +279,7 @@ class Storage:
                 self._notify(conn, batch)
         except IntegrityError:
             if len(batch) == 1:
-                batch[0].future.set_exception(self._conflict(batch[0]))
+                _settle(batch[0].future, self._conflict(batch[0]))
                 return
             for op in batch:  # find the conflicting write(s): one transaction each
                 self._commit([op])
@@ -282,10 +287,10 @@ class Storage:
         except Exception as exc:  # the database is away: every waiter learns it
             log.error("storage: a write failed: %s", type(exc).__name__)
             for op in batch:
-                op.future.set_exception(exc)
+                _settle(op.future, exc)
             return
         for op in batch:
-            op.future.set_result(None)
+            _settle(op.future, None)
 
     @staticmethod
     def _conflict(op: _Op) -> Exception:
@@ -326,8 +331,11 @@ class Storage:
             elif op.kind == "left":
                 payloads.setdefault("s:" + op.args[0], f"s:{op.args[0]}")
         for payload in payloads.values():
-            conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                         {"channel": CHANNEL, "payload": payload})
+            self._send_notice(conn, payload)
+
+    def _send_notice(self, conn: Connection, payload: str) -> None:
+        conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": f"{self.origin} {payload}"})
 
     @staticmethod
     def _insert_table(conn: Connection, row: TableRow, links: dict[str, int | None]) -> None:
@@ -438,8 +446,7 @@ class Storage:
                     conn.execute(links_t.insert().values(
                         token_hash=token_hash(token), table_id=table_id, seat=candidate))
                     if self.is_postgres:  # the other processes re-read the seats
-                        conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                                     {"channel": CHANNEL, "payload": f"s:{table_id}"})
+                        self._send_notice(conn, f"s:{table_id}")
                     return candidate
         return None
 
@@ -468,6 +475,17 @@ class Storage:
         return [MoveRow(r.move_no, int(r.action), r.seat, r.by) for r in rows]
 
 
+def _settle(future: Future[Any], error: Exception | None) -> None:
+    """Tell a write's waiter how it went, unless the waiter gave up (its task was
+    cancelled, e.g. at shutdown): the write itself stands either way, and the journal
+    thread must not die of a cancelled future (it did, with ``InvalidStateError``)."""
+    if future.set_running_or_notify_cancel():
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+
 class Listener:
     """Hears the other server processes' moves: ``LISTEN kartentisch`` on its own connection.
 
@@ -476,9 +494,11 @@ class Listener:
     been missed, so every live table catches up).
     """
 
-    def __init__(self, url: URL, deliver: Callable[[str], None]) -> None:
+    def __init__(self, url: URL, deliver: Callable[[str], None], *, origin: str = "") -> None:
         self.url = url
         self.deliver = deliver
+        self.origin = origin
+        """Notifications from the :class:`Storage` with this origin are skipped."""
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="kt-listen", daemon=True)
@@ -508,7 +528,9 @@ class Listener:
                     first = False
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            self.deliver(note.payload)
+                            origin, _, payload = note.payload.partition(" ")
+                            if origin != self.origin:
+                                self.deliver(payload)
             except Exception as exc:  # the connection broke: try again shortly
                 log.warning("listener: %s; reconnecting", type(exc).__name__)
                 self._stop.wait(1.0)

@@ -370,7 +370,8 @@ class Hub:
         await asyncio.to_thread(self.storage.migrate)
         self.storage.start()
         if self.storage.is_postgres:
-            self._listener = Listener(self.storage.url, self._heard)
+            self._listener = Listener(self.storage.url, self._heard,
+                                      origin=self.storage.origin)
             await asyncio.to_thread(self._listener.start)
         for table_id in await asyncio.to_thread(self.storage.table_ids, status="playing"):
             await self.table(table_id)
