@@ -200,3 +200,25 @@ def test_a_server_plays_whole_games_on_this_database(db_server: Any, tmp_path: P
     moves = {t["table"]: len(store.moves_since(t["table"], 0)) for t in made}
     store.close()
     assert sorted(moves.values()) == sorted(f["move"] for f in finals[::2])
+
+
+def test_the_journal_reconnects_when_the_database_dropped_its_connection(
+        pg_cluster: Any) -> None:
+    """The journal holds one connection between batches (no pre-ping per batch); when the
+    database ends it (a restart, an administrator), the next write still succeeds."""
+    store = Storage(pg_cluster.database())
+    store.migrate()
+    store.start()
+    try:
+        store.submit("create", new_row("r1"), {}).result(10)
+        store.submit("move", "r1", 0, 3, 0, "human").result(10)
+        with store.engine.connect() as admin:
+            ended = admin.execute(sa.text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+        assert ended is not None and ended >= 1
+        store.submit("move", "r1", 1, 4, 1, "human").result(10)
+        assert [m.action for m in store.moves_since("r1", 0)] == [3, 4]
+    finally:
+        store.close()
+

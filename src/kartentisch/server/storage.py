@@ -33,7 +33,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 log = logging.getLogger("kartentisch.server")
 
@@ -199,6 +199,9 @@ class Storage:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         self._queue: queue.Queue[_Op | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._writer: Connection | None = None
+        """The journal thread's own connection, held between batches: a pooled one would
+        cost a pre-ping round trip per batch (PostgreSQL's pool pings on every checkout)."""
         self.origin = secrets.token_hex(6)
         """Names this process's notifications, so its own :class:`Listener` skips them:
         the process applied those writes itself, and hearing them back would make each
@@ -241,6 +244,15 @@ class Storage:
         return future
 
     def _journal(self) -> None:
+        try:
+            self._run_journal()
+        finally:
+            if self._writer is not None:
+                with contextlib.suppress(Exception):
+                    self._writer.close()
+                self._writer = None
+
+    def _run_journal(self) -> None:
         while True:
             op = self._queue.get()
             if op is None:
@@ -260,9 +272,25 @@ class Storage:
             if stop:
                 return
 
-    def _commit(self, batch: list[_Op]) -> None:
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction on the journal's connection; a connection found broken is dropped
+        (the next transaction opens a new one)."""
+        if self._writer is None:
+            self._writer = self.engine.connect()
         try:
-            with self.engine.begin() as conn:
+            with self._writer.begin():
+                yield self._writer
+        except DBAPIError as exc:
+            if exc.connection_invalidated:
+                with contextlib.suppress(Exception):
+                    self._writer.close()
+                self._writer = None
+            raise
+
+    def _commit(self, batch: list[_Op], *, retry: bool = True) -> None:
+        try:
+            with self._transaction() as conn:
                 # Tables first (moves refer to them), then every move in one statement.
                 for op in batch:
                     if op.kind == "create":
@@ -283,6 +311,14 @@ class Storage:
                 return
             for op in batch:  # find the conflicting write(s): one transaction each
                 self._commit([op])
+            return
+        except DBAPIError as exc:
+            if retry and exc.connection_invalidated:  # e.g. the database restarted: once more
+                self._commit(batch, retry=False)
+                return
+            log.error("storage: a write failed: %s", type(exc).__name__)
+            for op in batch:
+                _settle(op.future, exc)
             return
         except Exception as exc:  # the database is away: every waiter learns it
             log.error("storage: a write failed: %s", type(exc).__name__)
@@ -330,12 +366,13 @@ class Storage:
                 payloads[op.args[0]] = f"m:{op.args[0]}:{op.args[1]}"
             elif op.kind == "left":
                 payloads.setdefault("s:" + op.args[0], f"s:{op.args[0]}")
-        for payload in payloads.values():
-            self._send_notice(conn, payload)
+        if payloads:  # one statement for the batch, not a round trip per table
+            self._send_notices(conn, list(payloads.values()))
 
-    def _send_notice(self, conn: Connection, payload: str) -> None:
-        conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": f"{self.origin} {payload}"})
+    def _send_notices(self, conn: Connection, payloads: list[str]) -> None:
+        conn.execute(
+            sa.text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
+            {"channel": CHANNEL, "payloads": [f"{self.origin} {p}" for p in payloads]})
 
     @staticmethod
     def _insert_table(conn: Connection, row: TableRow, links: dict[str, int | None]) -> None:
@@ -446,7 +483,7 @@ class Storage:
                     conn.execute(links_t.insert().values(
                         token_hash=token_hash(token), table_id=table_id, seat=candidate))
                     if self.is_postgres:  # the other processes re-read the seats
-                        self._send_notice(conn, f"s:{table_id}")
+                        self._send_notices(conn, [f"s:{table_id}"])
                     return candidate
         return None
 
