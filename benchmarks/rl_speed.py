@@ -29,11 +29,13 @@ from that directory; a compiled row whose process does not run compiled is an er
 
 ``--breakdown`` says instead where a step's time goes in our environments: the
 game (``Table.step_token``: the token, and on a whole action the rules' transition, the next
-legal ids and the next decision), the encoding (``state_bytes``, the fast path; for the
-batch rows of an encoding with ``write_rows``, that call, which writes the arrays too),
-writing numpy arrays (the rest of ``observe``, ``mask`` and the batch's ``_write``), and the rest
-(PettingZoo's loop and the random policy; the batch's policy and row loop). Each part is
-timed with ``time.process_time`` around the calls, which adds a little to every part.
+legal ids and the next decision), the encoding (``state_bytes``, the fast path),
+writing numpy arrays (the rest of ``observe`` and ``mask``), and the rest
+(PettingZoo's loop and the random policy). Each part is timed with ``time.process_time``
+around the calls, which adds a little to every part. The batch stepper steps all its rows in
+one call of its rows' core (:mod:`kartentisch.rl.fast.rows`, compiled with the rules), which
+is not split: its rows show everything but the encoding of a game without a native byte
+builder under "rest" (the policy included).
 """
 
 from __future__ import annotations
@@ -143,7 +145,6 @@ def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: 
 def breakdown(kind: str, game: str, players: int | None, seconds: float, num_envs: int,
               seed: int) -> dict[str, Any]:
     """Where the time of a step goes (see the module docstring), in this process."""
-    from kartentisch.rl import batch as batch_module
     from kartentisch.rl import table as table_module
     from kartentisch.rl.encodings import encoding_for
 
@@ -167,11 +168,8 @@ def breakdown(kind: str, game: str, players: int | None, seconds: float, num_env
 
     timed(table_module.Table, "step_token", "game")
     timed(encoding_cls, "state_bytes", "encoding")
-    if encoding_cls.writes_rows:  # the batch's vectorized rows: encoding and arrays in one
-        timed(encoding_cls, "write_rows", "encoding")
     timed(table_module.Table, "observe", "arrays", "encoding")
     timed(table_module.Table, "mask", "arrays")
-    timed(batch_module.BatchStepper, "_write", "arrays", "encoding")
     result = worker(kind, game, players, seconds, num_envs, seed,
                     after_warmup=lambda: spent.update(dict.fromkeys(spent, 0.0)))
     steps = result["steps"]

@@ -8,11 +8,13 @@ zeros otherwise), which rows ended, and who acts next. A finished game is replac
 by a new one whose seed comes from the stepper's generator, so every row always has a seat
 to act.
 
-Speed: rows are encoded through the encodings' fast path (the state's fields that the seat
-to act may know, as float32 bytes, see
-:meth:`~kartentisch.rl.encodings.base.Encoding.state_bytes`), joined and copied into the
-stacked array at once; masks and a multi-token decision's prefix cells take one numpy call
-each per step.
+Speed: the token interface runs in the rows' core, :class:`kartentisch.rl.fast.rows.Rows`,
+one call per step for all rows: it keeps each row's state and legal ids (and a multi-token
+decision's open sequences), steps the rules, replaces finished games, and writes every row's
+vector, mask and seat straight into the stacked arrays' bytes. The compiled core (mypyc)
+compiles it with the rules and the byte builders, so no Python object is made per row and
+step; pure Python runs the same code with the same results (Krass Kariert's vectors are then
+written for all rows at once with numpy, ``write_rows``, which is cheaper there).
 
 Learners that choose whole game actions (Deep Monte-Carlo scoring each legal action) use
 :meth:`BatchStepper.observations`, :meth:`BatchStepper.legal_ids` and
@@ -29,7 +31,9 @@ import numpy.typing as npt
 
 from kartentisch.core.errors import IllegalActionError, InvalidActionError
 from kartentisch.core.registry import load_game
-from kartentisch.rl.table import SEED_LIMIT, Table, token_of
+from kartentisch.rl.encodings.base import _bad_token
+from kartentisch.rl.fast.rows import Rows
+from kartentisch.rl.table import SEED_LIMIT, Table, make_rows, token_of
 
 
 class BatchStepper:
@@ -42,9 +46,9 @@ class BatchStepper:
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
         game_obj = load_game(game, players, options) if isinstance(game, str) else game
-        self.tables = [Table(game_obj) for _ in range(num_envs)]
+        self._tables = [Table(game_obj) for _ in range(num_envs)]
         self.game = game_obj
-        self.encoding = self.tables[0].encoding
+        self.encoding = self._tables[0].encoding
         self.num_envs = num_envs
         self.players: int = game_obj.players
         self.copy = copy
@@ -54,11 +58,63 @@ class BatchStepper:
         self._rewards = np.zeros((num_envs, self.players), dtype=np.float32)
         self._dones = np.zeros(num_envs, dtype=bool)
         self._current = np.zeros(num_envs, dtype=np.int64)
-        self._row_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.obs_size
-        self._mask_starts = np.arange(num_envs, dtype=np.int64) * self.encoding.num_tokens
-        self.games_finished = 0
-        for table in self.tables:
-            table.new_game(self._new_seed())
+        # the arrays' bytes, written by the rows' core
+        self._obs_view = self._obs.reshape(-1).data.cast("B")
+        self._mask_view = self._masks.reshape(-1).data.cast("B")
+        self._current_view = self._current.data.cast("B").cast("q")
+        self._reward_view: memoryview[float] = self._rewards.reshape(-1).data.cast("B").cast("f")
+        self._done_view = self._dones.data.cast("B")
+        self._rows = make_rows(game_obj, self.encoding, num_envs, self._new_seed)
+        # an encoding that writes many rows at once more cheaply (Krass Kariert in pure
+        # Python) does so after the core has stepped the rows and set the masks
+        self._rows.vectors = not self.encoding.writes_rows
+        self._finished_in_tables = 0
+        """Games that ended in :meth:`step_actions` (the core counts the others)."""
+        self._in_tables = False
+        """Whether the tables hold the games now (after the whole-action interface) rather
+        than the rows' core (after the token interface); each side is brought up to date
+        from the other when it is next used."""
+        for row in range(num_envs):
+            self._rows.new_game(row)
+        self._rows.write_all(self._obs_view, self._mask_view, self._current_view)
+        self._write_rows()
+
+    def _write_rows(self) -> None:
+        """The vectors, when the encoding writes them for all rows at once."""
+        if not self._rows.vectors:
+            self._obs.fill(0.0)
+            self.encoding.write_rows(self._rows.states, self._current.tolist(), self._obs)
+
+    @property
+    def games_finished(self) -> int:
+        """Games that ended so far (either interface)."""
+        return self._rows.finished + self._finished_in_tables
+
+    @property
+    def tables(self) -> list[Table]:
+        """One :class:`~kartentisch.rl.table.Table` per row, holding the row's game and
+        decision (the same list and objects on every access; the whole-action interface
+        steps them)."""
+        if not self._in_tables:
+            rows = self._rows
+            for row, table in enumerate(self._tables):
+                state = rows.states[row]
+                if table.state is not state:
+                    table.steps = 0
+                table.load(state, () if rows.single_token else rows.prefix[row])
+            self._in_tables = True
+        return self._tables
+
+    def _core(self) -> Rows:
+        """The rows' core, up to date with the tables when they were used last."""
+        rows = self._rows
+        if self._in_tables:
+            for row, table in enumerate(self._tables):
+                rows.load(row, table.state)
+                for token in table.prefix:
+                    rows.choose(row, token)
+            self._in_tables = False
+        return rows
 
     # ------------------------------------------------------------------ token interface
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32],
@@ -67,9 +123,9 @@ class BatchStepper:
         """Start every row afresh; returns (observations, masks, current seats)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        for table in self.tables:
-            table.new_game(self._new_seed())
-        self._write()
+        self._in_tables = False
+        self._rows.reset(self._obs_view, self._mask_view, self._current_view)
+        self._write_rows()
         return self._out(self._obs), self._out(self._masks), self._out(self._current)
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> tuple[
@@ -87,17 +143,18 @@ class BatchStepper:
                 f"expected {self.num_envs} actions, got {len(actions)}", code="action.bad_id",
                 params={"value": len(actions), "last": self.num_envs - 1})
         tokens = self._tokens(actions)
+        rows = self._core()
         rewards = self._rewards
         rewards.fill(0.0)
         dones = self._dones
         dones.fill(False)
-        for i, (table, token) in enumerate(zip(self.tables, tokens, strict=True)):
-            if table.step_token(token) and table.state.is_terminal():
-                rewards[i] = table.returns()
-                dones[i] = True
-                self.games_finished += 1
-                table.new_game(self._new_seed())
-        self._write()
+        bad = rows.step(tokens, self._obs_view, self._mask_view, self._current_view,
+                        self._reward_view, self._done_view)
+        if bad >= 0:
+            rows.write_all(self._obs_view, self._mask_view, self._current_view)
+            self._write_rows()
+            raise _bad_token(tokens[bad])
+        self._write_rows()
         return (self._out(self._obs), self._out(self._masks), self._out(rewards),
                 self._out(dones), self._out(self._current))
 
@@ -114,62 +171,29 @@ class BatchStepper:
             return tokens
         return [token_of(a, self.encoding.num_tokens) for a in actions]
 
-    def _write(self) -> None:
-        """Every row's vector and mask, written with a few numpy calls: the rows' vectors
-        are float32 bytes (cached per decision) joined and copied in at once, a
-        multi-token decision's prefix cells and the masks' allowed tokens shifted by their
-        rows' offsets and set at once (or an encoding's own ``write_rows``)."""
-        obs = self._obs
-        masks = self._masks
-        masks.fill(0)
-        allowed: list[int] = []
-        n_allowed: list[int] = []
-        current: list[int] = []
-        rows: list[bytes] = []
-        cells: list[int] = []
-        n_cells: list[int] = []
-        vectorized = self.encoding.writes_rows
-        single = self.encoding.single_token  # the mask is the legal ids themselves
-        for table in self.tables:
-            decision = table.decision
-            assert decision is not None  # finished games were replaced
-            if not vectorized:
-                rows.append(table.acting_bytes())
-                if decision.prefix:
-                    prefix = table.prefix_cells()
-                    cells += prefix
-                    n_cells.append(len(prefix))
-                else:
-                    n_cells.append(0)
-            tokens = decision.legal_ids if single else decision.allowed_tokens()
-            allowed += tokens
-            n_allowed.append(len(tokens))
-            current.append(table.state.current_player)
-        if vectorized:  # single-token encodings only: no prefix to add
-            obs.fill(0.0)
-            self.encoding.write_rows([t.state for t in self.tables], current, obs)
-        else:
-            flat = obs.reshape(-1)
-            flat[:] = np.frombuffer(b"".join(rows), dtype=np.float32)
-            if cells:
-                flat.put(np.add(cells, np.repeat(self._row_starts, n_cells)), 1.0)
-        masks.put(np.add(allowed, np.repeat(self._mask_starts, n_allowed)), 1)
-        self._current[:] = current
-
     # ------------------------------------------------------------------ whole actions
     def observations(self) -> list[Any]:
         """The game observation of each row's seat to act (``state.observation(seat)``)."""
-        return [table.observation_to_act() for table in self.tables]
+        if not self._in_tables:
+            rows = self._rows
+            states: list[Any] = rows.states
+            return [states[row].observation(rows.seat(row)) for row in range(self.num_envs)]
+        return [table.observation_to_act() for table in self._tables]
 
     def legal_ids(self, row: int) -> tuple[int, ...]:
         """The legal game action ids of row ``row``'s seat to act."""
-        decision = self.tables[row].decision
+        if not self._in_tables:
+            legal: tuple[int, ...] = self._rows.legal[row]
+            return legal
+        decision = self._tables[row].decision
         assert decision is not None
         return decision.legal_ids
 
     def current_players(self) -> npt.NDArray[np.int64]:
         """Each row's seat to act."""
-        return np.array([t.current_player for t in self.tables], dtype=np.int64)
+        if not self._in_tables:
+            return self._current.copy()  # written with every step of the token interface
+        return np.array([t.current_player for t in self._tables], dtype=np.int64)
 
     def step_actions(self, action_ids: Sequence[int]) -> tuple[npt.NDArray[np.float32],
                                                                npt.NDArray[np.bool_]]:
@@ -200,7 +224,7 @@ class BatchStepper:
             if table.is_over():
                 rewards[i] = table.returns()
                 dones[i] = True
-                self.games_finished += 1
+                self._finished_in_tables += 1
                 table.new_game(self._new_seed())
         return self._out(rewards), self._out(dones)
 

@@ -1,18 +1,19 @@
 """One game in progress as the environments see it: state, encoding, the pending decision.
 
 The environments (:mod:`.pettingzoo_env`, :mod:`.gymnasium_env`, :mod:`.batch`) share this
-class. It reads every seat's knowledge through the encoding's fast path
-(:meth:`~kartentisch.rl.encodings.base.Encoding.state_bytes`: the state's fields that the
-seat may know, the same vector as encoding ``state.observation(seat)``, as float32 bytes
-that numpy reads without converting a number); the state itself is
-used to step, to list the legal ids of the seat to act and to read the returns. The game's
-observation object is built only when asked for (:meth:`Table.observation_to_act`).
+class. The seat to act is served by a one-row core of :mod:`kartentisch.rl.fast.rows` (the
+legal ids, a multi-token decision's tokens so far, stepping the rules, and the seat's vector
+and mask written into arrays kept here); any other seat's vector comes from the encoding's
+fast path (:meth:`~kartentisch.rl.encodings.base.Encoding.state_bytes`: the state's fields
+that the seat may know, the same vector as encoding ``state.observation(seat)``, as float32
+bytes). The game's observation object is built only when asked for
+(:meth:`Table.observation_to_act`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -21,7 +22,8 @@ from kartentisch.core.errors import InvalidActionError, safe_repr
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import SEED_MAX
 from kartentisch.rl.encodings import Decision, Encoding, encoding_for
-from kartentisch.rl.encodings.base import Mask, Vector
+from kartentisch.rl.encodings.base import Mask, Vector, _bad_token
+from kartentisch.rl.fast import rows as rows_core
 
 SEED_LIMIT: Final = SEED_MAX + 1
 """Game seeds are drawn from ``range(SEED_LIMIT)`` (see :mod:`kartentisch.core.rng`)."""
@@ -48,7 +50,15 @@ def token_of(action: object, num_tokens: int) -> int:
 
 
 class Table:
-    """A game, its encoding, the current state and the decision of the seat to act."""
+    """A game, its encoding, the current state and the decision of the seat to act.
+
+    The seat to act's steps and arrays go through a one-row
+    :class:`~kartentisch.rl.fast.rows.Rows` core (compiled with the rules when the compiled
+    core is built): it keeps the legal ids (and a multi-token decision's open sequences and
+    prefix), applies a completed action, and writes the seat's vector and mask into arrays
+    kept here, which :meth:`observe` and :meth:`mask` hand out as copies. The
+    :class:`Decision` object is built only when asked for (:attr:`decision`).
+    """
 
     def __init__(self, game: str | Any, players: int | None = None,
                  options: Mapping[str, Any] | None = None) -> None:
@@ -56,12 +66,20 @@ class Table:
         self.encoding: Encoding = encoding_for(self.game)
         self.players: int = self.game.players
         self.state: Any = None
-        self.decision: Decision | None = None
+        """The game; after changing it from outside, call :meth:`_decide`."""
         self.steps = 0
         """Tokens taken in this game."""
-        self._bytes: bytes | None = None
-        """The deciding seat's vector (float32 bytes) without the decision's prefix, cached
-        per decision: a multi-token decision adds only its prefix cells at each token."""
+        self._over = True
+        self._decision: Decision | None = None
+        self._rows = make_rows(self.game, self.encoding, 1, _no_seed)
+        self._obs = np.zeros(self.encoding.obs_size, dtype=np.float32)
+        self._mask = np.zeros(self.encoding.num_tokens, dtype=np.int8)
+        self._seat = np.zeros(1, dtype=np.int64)
+        self._obs_view = self._obs.data.cast("B")
+        self._mask_view = self._mask.data.cast("B")
+        self._seat_view = self._seat.data.cast("B").cast("q")
+        self._written = False
+        """Whether the arrays hold the current decision (with its prefix)."""
         self._lazy_observation = (self.encoding.single_token
                                   or not self.encoding.tokens_need_observation)
 
@@ -71,17 +89,46 @@ class Table:
         self.steps = 0
         self._decide()
 
+    def load(self, state: Any, prefix: Sequence[int] = ()) -> None:
+        """Take over ``state`` (a game in progress) with the tokens ``prefix`` of its
+        current decision already chosen (they must be allowed)."""
+        self.state = state
+        self._decide()
+        for token in prefix:
+            if self._rows.choose(0, token) < -1:
+                raise _bad_token(token)
+
     def _decide(self) -> None:
+        """Read the decision of the seat to act from :attr:`state` afresh."""
         state = self.state
-        self._bytes = None
-        if state.is_terminal():
-            self.decision = None
-        elif self._lazy_observation:
-            self.decision = Decision(self.encoding, None, state.legal_action_ids())
-        else:
-            seat = state.current_player
-            self.decision = self.encoding.decision(state.observation(seat),
-                                                   state.legal_action_ids())
+        self._decision = None
+        self._written = False
+        self._over = bool(state.is_terminal())
+        if not self._over:
+            self._rows.load(0, state)
+
+    @property
+    def decision(self) -> Decision | None:
+        """The seat to act's :class:`Decision` with the tokens chosen so far (None once
+        the game is over); built on first use after each token. Read it; step the table
+        with :meth:`step`."""
+        if self._over:
+            return None
+        decision = self._decision
+        if decision is None:
+            state = self.state
+            observation = (None if self._lazy_observation
+                           else state.observation(state.current_player))
+            decision = Decision(self.encoding, observation, self._rows.legal[0])
+            for token in self._rows.prefix[0] if not self.encoding.single_token else ():
+                decision.choose(token)
+            self._decision = decision
+        return decision
+
+    @property
+    def prefix(self) -> list[int]:
+        """The tokens chosen so far in the current decision (a copy)."""
+        return [] if self.encoding.single_token else list(self._rows.prefix[0])
 
     def observation_to_act(self) -> Any:
         """The game observation of the seat to act (built on first use per decision)."""
@@ -93,19 +140,17 @@ class Table:
 
     def acting_bytes(self) -> bytes:
         """The deciding seat's vector as float32 bytes, without the decision's prefix
-        (:meth:`Encoding.state_bytes`, cached per decision; see :meth:`prefix_cells`)."""
-        data = self._bytes
-        if data is None:
-            data = self._bytes = self.encoding.state_bytes(self.state,
-                                                           self.state.current_player)
+        (:meth:`Encoding.state_bytes`; see :meth:`prefix_cells`)."""
+        assert not self._over, "the game is over"
+        data: bytes = self._rows.vector(0)
         return data
 
     def prefix_cells(self) -> list[int]:
         """The cells (holding 1) that the decision's tokens so far add to the deciding
         seat's vector."""
-        decision = self.decision
-        assert decision is not None, "the game is over"
-        return self.encoding.prefix_cells(decision.prefix) if decision.prefix else []
+        assert not self._over, "the game is over"
+        prefix = self.prefix
+        return self.encoding.prefix_cells(prefix) if prefix else []
 
     @property
     def current_player(self) -> int:
@@ -120,25 +165,33 @@ class Table:
         """The game's returns, one per seat (zeros until it ends)."""
         return [float(r) for r in self.state.returns()]
 
+    def _write(self) -> None:
+        """The seat to act's vector and mask into the table's arrays (once per token)."""
+        if not self._written:
+            self._rows.write(0, self._obs_view, self._mask_view, self._seat_view)
+            self._written = True
+
     def observe(self, seat: int, out: Vector | None = None) -> Vector:
         """The observation vector of ``seat`` (with the current decision's prefix when
         ``seat`` is deciding); written into ``out`` when given."""
-        deciding = self.decision is not None and self.state.current_player == seat
-        data = self.acting_bytes() if deciding else self.encoding.state_bytes(self.state, seat)
-        if out is None:  # one copy, writable, the caller's own
+        if not self._over and self.state.current_player == seat:
+            self._write()
+            if out is None:  # a copy, writable, the caller's own
+                return self._obs.copy()
+            out[:] = self._obs
+            return out
+        data = self.encoding.state_bytes(self.state, seat)
+        if out is None:
             out = np.frombuffer(bytearray(data), dtype=np.float32)
         else:
             out[:] = np.frombuffer(data, dtype=np.float32)
-        if deciding:
-            for cell in self.prefix_cells():
-                out[cell] = 1.0
         return out
 
     def mask(self, seat: int) -> Mask:
         """The action mask of ``seat``: the next tokens when it is to act, else all zero."""
-        decision = self.decision
-        if decision is not None and self.state.current_player == seat:
-            return decision.mask()
+        if not self._over and self.state.current_player == seat:
+            self._write()
+            return self._mask.copy()
         return np.zeros(self.encoding.num_tokens, dtype=np.int8)
 
     def step(self, action: object) -> bool:
@@ -153,16 +206,18 @@ class Table:
 
     def step_token(self, token: int) -> bool:
         """:meth:`step` for a token already checked to be an int in range."""
-        decision = self.decision
-        if decision is None:
+        if self._over:
             self.state.check_actor(None)  # raises GameOverError
             raise AssertionError("a game in progress always has a decision")
-        aid = decision.choose(token)
+        aid = self._rows.choose(0, token)
+        if aid == -2:
+            raise _bad_token(token)
         self.steps += 1
-        if aid is None:
+        self._decision = None
+        self._written = False
+        if aid == -1:
             return False
-        self.state.apply_unchecked(aid)
-        self._decide()
+        self._over = self._rows.apply(0, aid)
         return True
 
     def render_text(self) -> str:
@@ -186,3 +241,32 @@ class Table:
                 continue
             lines.append(f"  {key}: {json.dumps(value, separators=(',', ':'))}")
         return "\n".join(lines)
+
+
+def _no_seed() -> int:
+    raise AssertionError("a table starts its games itself")
+
+
+_KINDS: Final[dict[str, int]] = {"krass-kariert": rows_core.KRASS_KARIERT,
+                                 "krumme20": rows_core.KRUMME20, "casino": rows_core.CASINO}
+"""Games whose rules and byte builders the rows' core calls natively."""
+
+
+def make_rows(game: Any, encoding: Encoding, num_rows: int,
+              new_seed: Callable[[], int]) -> rows_core.Rows:
+    """A rows' core (:class:`kartentisch.rl.fast.rows.Rows`) of ``num_rows`` games of
+    ``game``: the three games' rules and byte builders called natively, any other game's
+    through the protocol and its encoding's ``state_bytes``."""
+    kind = _KINDS.get(game.spec.name, rows_core.OTHER)
+    seat_order: list[list[int]] = []
+    blocks: list[bytes] = []
+    if kind in (rows_core.KRASS_KARIERT, rows_core.KRUMME20):
+        seat_order, blocks = encoding.byte_builder_args()
+    prefix_base = encoding.prefix_cells([0])[0] if not encoding.single_token else 0
+
+    def tokens_of(aid: int) -> tuple[int, ...]:
+        return encoding.tokens(None, aid)
+
+    return rows_core.Rows(game, kind, num_rows, encoding.obs_size, encoding.num_tokens,
+                          game.players, encoding.single_token, prefix_base,
+                          encoding.state_bytes, tokens_of, new_seed, seat_order, blocks)

@@ -27,7 +27,7 @@ compares the two over many random positions of every game and player count, and 
 hidden cards (``game.sample_world``) to check that the fast path leaks nothing either.
 
 The environments take each vector as float32 bytes, :meth:`Encoding.state_bytes` (numpy
-reads them with one copy). Krass Kariert and Krumme20 join those bytes from blocks worked
+reads them with one copy). All three games join those bytes from blocks worked
 out once (:mod:`kartentisch.rl.fast`, which the compiled core compiles); the same tests hold
 them to the reference.
 """
@@ -104,10 +104,16 @@ class Encoding(ABC):
 
     def state_bytes(self, state: Any, seat: int) -> bytes:
         """``encode_state(state, seat).tobytes()``: the vector's float32 bytes (native byte
-        order), how the environments read every vector. Krass Kariert and Krumme20 join
+        order), how the environments read every vector. The three games' encodings join
         them from precomputed blocks without converting a single Python number, the
         cheapest way to one vector."""
         return self.encode_state(state, seat).tobytes()
+
+    def byte_builder_args(self) -> tuple[list[list[int]], list[bytes]]:
+        """The arguments of the game's byte builder in :mod:`kartentisch.rl.fast` after
+        the state and seat (the seats from each seat on, the game's fixed blocks), for the
+        batch stepper's rows' core; only the games with such a builder have them."""
+        raise NotImplementedError(f"{type(self).__name__} has no byte builder")
 
     def write_rows(self, states: Sequence[Any], seats: Sequence[int],
                    out: npt.NDArray[np.float32]) -> None:

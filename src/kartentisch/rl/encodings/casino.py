@@ -54,6 +54,7 @@ import numpy.typing as npt
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino.cards import card_name
 from kartentisch.rl.encodings.base import Encoding, Vector
+from kartentisch.rl.fast import casino_bytes
 
 SEATS: Final = 4
 CODE_BASE: Final = 52
@@ -187,6 +188,13 @@ class CasinoEncoding(Encoding):
             ones = [offset + i for i in ones]
             where = [offset + i for i in where]
         return ones, where, values
+
+    def state_bytes(self, state: Any, seat: int) -> bytes:
+        """The cheapest path to one vector without a prefix: ``encode_state(state,
+        seat).tobytes()``, the same bytes, joined from precomputed float32 blocks
+        (:mod:`kartentisch.rl.fast.casino_bytes`; it reads what :meth:`state_entries`
+        reads)."""
+        return casino_bytes.state_bytes(state, seat, self._players)
 
     def prefix_cells(self, prefix: Sequence[int]) -> list[int]:
         return [PREFIX + t for t in prefix]  # card, code and loose tokens share one layout

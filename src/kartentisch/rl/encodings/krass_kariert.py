@@ -401,6 +401,9 @@ class KrassKariertEncoding(Encoding):
         (:mod:`kartentisch.rl.fast.kk_bytes`; it reads what :meth:`state_entries` reads)."""
         return kk_bytes.state_bytes(state, seat, self._seat_order[seat], self._pads)
 
+    def byte_builder_args(self) -> tuple[list[list[int]], list[bytes]]:
+        return self._seat_order, self._pads
+
     def write_rows(self, states: Sequence[Any], seats: Sequence[int],
                    out: npt.NDArray[np.float32]) -> None:
         """The fast path for many rows at once: row ``i`` of ``out`` (zero on entry) becomes

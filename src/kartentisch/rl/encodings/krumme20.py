@@ -323,6 +323,9 @@ class Krumme20Encoding(Encoding):
         (:mod:`kartentisch.rl.fast.k20_bytes`; it reads what :meth:`state_entries` reads)."""
         return k20_bytes.state_bytes(state, seat, self._seat_order[seat], self._constants)
 
+    def byte_builder_args(self) -> tuple[list[list[int]], list[bytes]]:
+        return self._seat_order, self._constants
+
     def action_features(self, observation: Any, action_id: int) -> Vector:
         out = np.zeros(NUM_ACTIONS, dtype=np.float32)
         out[action_id] = 1.0
