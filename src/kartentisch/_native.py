@@ -46,6 +46,8 @@ COMPILED_MODULES: Final[tuple[str, ...]] = (
     "kartentisch.games.krass_kariert.batch",
     "kartentisch.rl.fast.kk_bytes",  # the research encoders' byte builders (engineer C)
     "kartentisch.rl.fast.k20_bytes",
+    "kartentisch.rl.fast.casino_bytes",  # engineer R
+    "kartentisch.rl.fast.rows",  # the research batch stepper's rows' core (engineer R)
     "kartentisch.games.krumme20.log",  # Krumme20's rules (engineer F)
     "kartentisch.games.krumme20.state",
     "kartentisch.games.krumme20.position",
