@@ -99,3 +99,18 @@ def test_non_canonical_texts_are_left_to_the_general_parser(text: str) -> None:
     if action is not None:  # readable, but then its notation is the text itself or no id
         with pytest.raises(KartentischError):
             acts.action_id(action)
+
+
+def test_make_action_is_action_from_id() -> None:
+    """The move generator's unchecked decoder makes the action the checked one makes, for
+    the first, the last and random ids of every segment of the id space."""
+    rng = random.Random(5)
+    starts = acts._STARTS
+    checked = 0
+    for k in range(len(starts) - 1):
+        lo, hi = starts[k], starts[k + 1]
+        for aid in {lo, hi - 1, rng.randrange(lo, hi)} if hi > lo else ():
+            made, general = acts.make_action(aid), acts.action_from_id(aid)
+            assert made == general and type(made) is type(general), aid
+            checked += 1
+    assert checked > 1000

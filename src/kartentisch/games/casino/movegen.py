@@ -43,7 +43,7 @@ from kartentisch.games.casino.actions import (
     ID_BASE,
     NUM_CODES,
     Action,
-    action_from_id,
+    make_action,
 )
 from kartentisch.games.casino.cards import VALUES
 from kartentisch.games.casino.table import trail_banned
@@ -67,7 +67,7 @@ def action_of(aid: int) -> Action:
         if len(_INTERNED) >= _INTERN_LIMIT:
             _INTERNED.clear()
             _ID_OF.clear()
-        action = _INTERNED[aid] = action_from_id(aid)
+        action = _INTERNED[aid] = make_action(aid)
         _ID_OF[id(action)] = aid
     return action
 
