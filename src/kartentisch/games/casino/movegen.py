@@ -152,29 +152,41 @@ _CACHE_LIMIT: Final = 100_000
 
 def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     """Every count vector ``x <= n`` (not 0) that splits into groups of v, with one of the
-    groups completed by a card of value ``w`` when ``w`` is not 0."""
+    groups completed by a card of value ``w`` when ``w`` is not 0 (in no particular order:
+    the move generator sorts the ids it makes)."""
     limit = n | _GUARD
-    found = {0} if w == 0 else {x for x in _JOINS[v * 11 + w]
-                                if (limit - x) & _GUARD == _GUARD}
-    for g in _GROUPS[v]:
-        if (limit - g) & _GUARD != _GUARD:
-            continue
-        todo = list(found)
-        while todo:  # g as often as it fits, onto everything found so far
-            grown = []
-            for x in todo:
-                y = x + g
-                if (limit - y) & _GUARD == _GUARD and y not in found:
-                    found.add(y)
-                    grown.append(y)
-            todo = grown
+    groups = [g for g in _GROUPS[v] if (limit - g) & _GUARD == _GUARD]
+    if w:
+        found = {x for x in _JOINS[v * 11 + w] if (limit - x) & _GUARD == _GUARD}
+    elif groups:
+        found = {0}
+    else:
+        return ()
+    for g in groups:
+        for x in list(found):  # g as often as it fits, onto everything found so far
+            y = x + g
+            while (limit - y) & _GUARD == _GUARD:
+                found.add(y)
+                y += g
     found.discard(0)
-    return tuple(sorted(found))
+    return tuple(found)
+
+
+_PLAN_OF: dict[int, Plan] = {}
+"""The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
 
 
 def _plans(vectors: tuple[int, ...]) -> tuple[Plan, ...]:
-    return tuple(tuple((k * 80 + (x >> 4 * k & 15), 4 * k) for k in range(10)
-                       if x >> 4 * k & 15) for x in vectors)
+    out: list[Plan] = []
+    for x in vectors:
+        plan = _PLAN_OF.get(x)
+        if plan is None:
+            if len(_PLAN_OF) >= _CACHE_LIMIT:
+                _PLAN_OF.clear()
+            plan = _PLAN_OF[x] = tuple([(k * 80 + (x >> 4 * k & 15), 4 * k)
+                                        for k in range(10) if x >> 4 * k & 15])
+        out.append(plan)
+    return tuple(out)
 
 
 def _expand(plans: tuple[Plan, ...], mask: int) -> tuple[int, ...]:
