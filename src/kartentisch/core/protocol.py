@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
@@ -132,6 +132,14 @@ class State(ABC, Generic[A, Obs]):
         """Every distinct legal action, in a deterministic order."""
         decode = self.game.action_from_id
         return [decode(i) for i in self.legal_action_ids()]
+
+    def history_ids(self) -> Sequence[int]:
+        """The ids of :attr:`history`, oldest first (``game.action_to_id(history[k])``).
+
+        Records are written from these. A game that keeps its history compactly answers
+        without making the action objects (all three games do)."""
+        to_id = self.game.action_to_id
+        return [to_id(action) for action in self.history]
 
     def is_legal_id(self, aid: int) -> bool:
         """Whether the action with id ``aid`` (known to be in range) is legal now."""
@@ -310,7 +318,11 @@ class Game(ABC, Generic[S, A, Obs]):
 
     @abstractmethod
     def parse_action(self, text: str, state: S) -> A:
-        """Read the text notation of an action legal in ``state``."""
+        """Read the text notation of an action legal in ``state``.
+
+        Records and replays rely on the round trip ``parse_action(format_action(a, state),
+        state) == a`` for every legal ``a`` (the conformance suite checks it); other texts
+        (the players' shorter or localized forms) may be accepted too."""
 
     @abstractmethod
     def format_action(self, action: A, state: S | None = None) -> str:
