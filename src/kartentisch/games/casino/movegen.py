@@ -254,7 +254,7 @@ def reachable(loose: int) -> int:
     return reach
 
 
-def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, ...]:
+def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int) -> tuple[int, ...]:
     """:func:`legal_ids` when no build stands on the table (most positions): no owner's
     duty, no trail ban, nothing to join, raise or take but loose cards."""
     held = 0
@@ -266,7 +266,6 @@ def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, .
         held |= bit
     ids: list[int] = []
     may_trail_capturer = state.game.options.trail_when_capture_possible
-    reach = reachable(loose)
     for card in hand:
         cv = VALUES[card]
         key = card * NUM_CODES
@@ -304,17 +303,18 @@ def _open_table(state: CasinoState, hand: list[int], loose: int) -> tuple[int, .
                 ids.append(ID_BASE[key + CODE_TRAIL])
         else:
             ids.append(ID_BASE[key + CODE_TRAIL])
-        above = held >> (cv + 1)
-        v = cv
-        while above:  # builds towards every larger value held
-            v += 1
-            if above & 1 and reach >> (v - cv) & 1:
-                group = sets_for(loose, v, cv)
-                if group:
-                    base = ID_BASE[key + CODE_BUILD + v - 1]
-                    for m in group:
-                        ids.append(base + ((m + (m & low)) >> 1))
-            above >>= 1
+        # Builds towards every larger value v held for which some loose numerals add up to
+        # v - cv (bit v of reach << cv), visited by their bits.
+        towards = (held & reach << cv) >> (cv + 1) << (cv + 1)
+        while towards:
+            bit = towards & -towards
+            v = bit.bit_length() - 1
+            group = sets_for(loose, v, cv)
+            if group:
+                base = ID_BASE[key + CODE_BUILD + v - 1]
+                for m in group:
+                    ids.append(base + ((m + (m & low)) >> 1))
+            towards ^= bit
     ids.sort()
     return tuple(ids)
 
@@ -327,8 +327,11 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     hand = state.hands[seat]
     builds = state.builds
     loose = state._lmask
+    reach = state._reach
+    if reach < 0:
+        reach = state._reach = reachable(loose)
     if not builds:
-        return _open_table(state, hand, loose)
+        return _open_table(state, hand, loose, reach)
     options = state.game.options
     held = [0] * 11
     for c in hand:
@@ -340,7 +343,6 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     ids: list[int] = []
     can_capture: list[int] = []
     short: list[int] = []
-    reach = reachable(loose)
     for card in hand:
         cv = VALUES[card]
         key = card * NUM_CODES

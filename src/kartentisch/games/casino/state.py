@@ -75,7 +75,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
     __slots__ = (
         "_current", "_events", "_events_at", "_given", "_given_at", "_history", "_history_at",
         "_legal", "_lmask",
-        "_log", "_loose", "_plays", "_plays_at", "builds", "captured", "dealer", "deck", "game",
+        "_log", "_loose", "_plays", "_plays_at", "_reach", "builds", "captured", "dealer", "deck",
+        "game",
         "hands", "last_capturer", "last_turn", "pack", "pack_results", "phase", "scores",
         "seed", "sweeps", "turn", "winners",
     )
@@ -107,6 +108,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._loose: list[int] = []
         self._lmask = 0
         """The loose cards as a mask (bit ``c`` for card ``c``), for the move generator."""
+        self._reach = 1
+        """Bit k: some loose numerals add up to k (see :func:`~.movegen.reachable`); kept
+        up to date on a trail, -1 when the loose cards lost some (computed on demand)."""
         self.builds: dict[int, BuildUnit] = {}
         """Builds on the table by value (never two of one value)."""
         self.captured: list[list[int]] = [[] for _ in range(n)]
@@ -157,8 +161,11 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     def legal_actions(self) -> list[Action]:
         """Every distinct legal action, in ascending id order (shared immutable objects)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_ids(self)
         get = _INTERNED.get  # inlined action_of: a call per action costs more than the lookup
-        return [get(i) or action_of(i) for i in self.legal_action_ids()]
+        return [get(i) or action_of(i) for i in legal]
 
     def is_legal_id(self, aid: int) -> bool:
         legal = self._legal
@@ -185,10 +192,18 @@ class CasinoState(State[Action, "CasinoObservation"]):
         if aid is None or seat is not None:
             State.apply(self, action, seat=seat)
             return
-        if self.phase == OVER:
-            self.check_actor(None)
-        if not self.is_legal_id(aid):
-            raise self.why_illegal(action)
+        legal = self._legal
+        if legal is None:
+            if self.phase == OVER:
+                self.check_actor(None)
+            if not self.is_legal_id(aid):
+                raise self.why_illegal(action)
+        else:  # the legal ids are known (legal_actions made them): bisect here
+            i = bisect.bisect_left(legal, aid)
+            if i == len(legal) or legal[i] != aid:
+                if self.phase == OVER:
+                    self.check_actor(None)
+                raise self.why_illegal(action)
         self._apply(action, aid)
 
     def _open_table_legal(self, aid: int) -> bool | None:
@@ -301,6 +316,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         other.hands = [h.copy() for h in self.hands]
         other._loose = self._loose.copy()
         other._lmask = self._lmask
+        other._reach = self._reach
         other.builds = self.builds.copy()  # build units are frozen
         other.captured = [c.copy() for c in self.captured]
         other.sweeps = self.sweeps.copy()
@@ -349,6 +365,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         for c in cards:
             mask |= 1 << c
         self._lmask = mask
+        self._reach = -1
 
     def subset_sums(self) -> Sums:
         """``sums[k]``: the bitmask of every set of loose numerals adding up to k <= 10."""
@@ -374,6 +391,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         if type(action) is Trail:
             bisect.insort(self._loose, card)
             self._lmask |= 1 << card
+            reach = self._reach
+            if reach >= 0:  # the new sums: the old ones, and the old ones plus the card
+                self._reach = (reach | reach << VALUES[card]) & 0x7FF
             log.append(TRAIL | (seat + 1) << 4 | aid << 7)
         elif type(action) is Capture:
             loose = self._loose
@@ -385,6 +405,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                     loose.remove(c)
                     mask ^= 1 << c
                 self._lmask = mask
+                self._reach = -1
                 pile.extend(action.loose)
             self.last_capturer = seat
             if action.build:
@@ -410,6 +431,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                     loose.remove(c)
                     mask ^= 1 << c
                 self._lmask = mask
+                self._reach = -1
             head = len(log)
             log.append(0)  # the header, once the build is known
             if action.raised:
