@@ -60,6 +60,8 @@ SEATS: Final = 4
 CODE_BASE: Final = 52
 LOOSE_BASE: Final = CODE_BASE + acts.NUM_CODES
 CONFIRM: Final = LOOSE_BASE + 52
+assert (CODE_BASE, LOOSE_BASE, CONFIRM) == (casino_bytes.CODE_BASE, casino_bytes.LOOSE_BASE,
+                                            casino_bytes.CONFIRM)
 NUM_TOKENS: Final = CONFIRM + 1
 
 HAND: Final = 0
@@ -109,11 +111,8 @@ class CasinoEncoding(Encoding):
         found = _TOKENS.get(action_id)
         if found is None:
             # the factors (card, code, loose cards ascending) of acts.action_factors, read
-            # off the action without packing the loose cards into a mask and out again
-            action = self.game.action_from_id(action_id)
-            loose = () if type(action) is acts.Trail else action.loose
-            found = (action.card, CODE_BASE + acts.action_code(action),
-                     *[LOOSE_BASE + c for c in sorted(loose)], CONFIRM)
+            # off the id (kartentisch.rl.fast.casino_bytes.tokens) without making the action
+            found = casino_bytes.tokens(self.game.check_action_id(action_id))
             if len(_TOKENS) < _TOKENS_CAP:
                 _TOKENS[action_id] = found
         return found

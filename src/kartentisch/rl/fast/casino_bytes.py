@@ -14,16 +14,31 @@ pack's size, and the public sweeps, scores, last capturer, dealer and phase. The
 the bytes to the reference encoding of ``state.observation(seat)`` over whole random games
 and on worlds re-dealt from the seat's knowledge.
 
+:func:`tokens` turns an action id into the encoding's token sequence straight from the id's
+parts (the move generator's segments of ``kartentisch.games.casino.actions``), without making
+the action object: ids hardly repeat (a capture may take any set of loose cards), so a cache
+of sequences misses most of the time.
+
 Plain functions over typed lists (mypyc can compile the module; it runs the same as pure
 Python).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Final
 
 import numpy as np
 
+from kartentisch.games.casino.actions import (
+    _SEG_CARD,
+    _SEG_CODE,
+    _SEG_NONEMPTY,
+    _SEG_SHIFT,
+    _STARTS,
+    CODE_TRAIL,
+    NUM_CODES,
+)
 from kartentisch.games.casino.cards import VALUES
 from kartentisch.games.casino.state import CasinoState
 
@@ -62,6 +77,38 @@ FLAGS: Final[list[bytes]] = [floats(_bits(10, bits)) for bits in range(1 << 10)]
 """[bit set]: the global cells 2-11 (dealer 4, players 3, to move, over, spare)."""
 PREFIX: Final = bytes(4 * 336)
 """The cells of a decision's tokens (zero here; the environments add them)."""
+
+
+CODE_BASE: Final = 52
+"""The first code token (the encoding's layout of tokens, see its module docstring)."""
+LOOSE_BASE: Final = CODE_BASE + NUM_CODES
+CONFIRM: Final = LOOSE_BASE + 52
+STARTS: Final[list[int]] = list(_STARTS)
+SEG_CARD: Final[list[int]] = list(_SEG_CARD)
+SEG_CODE: Final[list[int]] = list(_SEG_CODE)
+SEG_SHIFT: Final[list[int]] = list(_SEG_SHIFT)
+SEG_NONEMPTY: Final[list[int]] = list(_SEG_NONEMPTY)
+
+
+def tokens(aid: int) -> tuple[int, ...]:
+    """The tokens of the action with id ``aid`` (a valid id): its card, ``CODE_BASE`` plus
+    its code, ``LOOSE_BASE`` plus each loose card it uses (ascending), then ``CONFIRM``;
+    decoded as ``actions.action_from_id`` decodes the id."""
+    k = bisect_right(STARTS, aid) - 1
+    card = SEG_CARD[k]
+    code = SEG_CODE[k]
+    out = [card, CODE_BASE + code]
+    if code != CODE_TRAIL:
+        packed = (aid - STARTS[k] + SEG_NONEMPTY[k]) << SEG_SHIFT[k]
+        mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
+        c = 0
+        while mask:
+            if mask & 1:
+                out.append(LOOSE_BASE + c)
+            mask >>= 1
+            c += 1
+    out.append(CONFIRM)
+    return tuple(out)
 
 
 def _capped(table: list[bytes], k: int) -> bytes:

@@ -123,10 +123,11 @@ class Rows:
         if not self.single_token:
             cache = self.cache
             sequences: list[tuple[int, ...]] = []
+            native = kind == CASINO
             for aid in legal:
                 tokens = cache.get(aid)
                 if tokens is None:
-                    tokens = self.tokens_of(aid)
+                    tokens = casino_bytes.tokens(aid) if native else self.tokens_of(aid)
                     if len(cache) < 200_000:
                         cache[aid] = tokens
                 sequences.append(tokens)
