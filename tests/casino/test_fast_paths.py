@@ -20,7 +20,7 @@ from kartentisch.core.errors import KartentischError
 from kartentisch.games.casino import Casino, CasinoState
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino.cards import VALUES
-from kartentisch.games.casino.movegen import legal_ids
+from kartentisch.games.casino.movegen import legal_ids, make_action
 
 OPTIONS = [{}, {"trail_when_capture_possible": False}, {"face_cards_capture_all": True}]
 
@@ -105,12 +105,12 @@ def test_make_action_is_action_from_id() -> None:
     """The move generator's unchecked decoder makes the action the checked one makes, for
     the first, the last and random ids of every segment of the id space."""
     rng = random.Random(5)
-    starts = acts._STARTS
+    starts = acts.SEG_STARTS
     checked = 0
     for k in range(len(starts) - 1):
         lo, hi = starts[k], starts[k + 1]
         for aid in {lo, hi - 1, rng.randrange(lo, hi)} if hi > lo else ():
-            made, general = acts.make_action(aid), acts.action_from_id(aid)
+            made, general = make_action(aid), acts.action_from_id(aid)
             assert made == general and type(made) is type(general), aid
             checked += 1
     assert checked > 1000

@@ -316,71 +316,23 @@ _SET_CARD: Final = _SLOTS["card"].__set__
 """The slot descriptors' setters (what the frozen ``__init__`` ends up calling)."""
 _SET_LOOSE: Final = _SLOTS["loose"].__set__
 _SET_BUILD: Final = _SLOTS["build"].__set__
-_BUILD_SLOTS: Final[dict[str, Any]] = dict(vars(Build))
-_SET_B_CARD: Final = _BUILD_SLOTS["card"].__set__
-_SET_B_VALUE: Final = _BUILD_SLOTS["value"].__set__
-_SET_B_LOOSE: Final = _BUILD_SLOTS["loose"].__set__
-_SET_B_RAISED: Final = _BUILD_SLOTS["raised"].__set__
-_SET_B_MERGED: Final = _BUILD_SLOTS["merged"].__set__
-_SET_T_CARD: Final = dict(vars(Trail))["card"].__set__
-_NEW: Final = object.__new__
 
 
 def _capture(card: int, loose: tuple[int, ...], build: int) -> Capture:
     """``Capture(card, loose, build)`` for checked fields, made faster than the frozen
     class's ``__init__`` (which sets each field by name through ``object.__setattr__``)."""
-    action = _NEW(Capture)
+    action = object.__new__(Capture)
     _SET_CARD(action, card)
     _SET_LOOSE(action, loose)
     _SET_BUILD(action, build)
     return action
 
 
-_SEG_ROWS: Final = tuple((s.start - s.nonempty, s.card, s.code, s.shift) for s in _SEGMENTS)
-"""Per segment what :func:`make_action` reads: (the id of the empty set, card, code,
-shift)."""
-_CARDS_OF: dict[int, tuple[int, ...]] = {}
-"""The cards of a loose mask (a pure cache: the same sets recur with many played cards)."""
-
-
-def make_action(i: int) -> Action:
-    """:func:`action_from_id` for an id known to be valid (the move generator's): no checks,
-    the cards of a mask from a shared cache, and the fields set through the slot setters
-    (the frozen classes' ``__init__`` goes through ``object.__setattr__`` per field).
-    Equal to ``action_from_id(i)`` (tests compare them)."""
-    base, card, code, shift = _SEG_ROWS[bisect.bisect_right(_STARTS, i) - 1]
-    if code == CODE_TRAIL:
-        trail = _NEW(Trail)
-        _SET_T_CARD(trail, card)
-        return trail  # type: ignore[no-any-return]
-    packed = (i - base) << shift
-    mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
-    loose = _CARDS_OF.get(mask)
-    if loose is None:
-        if len(_CARDS_OF) >= 100_000:
-            _CARDS_OF.clear()
-        loose = _CARDS_OF[mask] = mask_cards(mask)
-    if code <= CODE_CAPTURE_BUILD:
-        action = _NEW(Capture)
-        _SET_CARD(action, card)
-        _SET_LOOSE(action, loose)
-        _SET_BUILD(action, VALUES[card] if code == CODE_CAPTURE_BUILD else 0)
-        return action  # type: ignore[no-any-return]
-    build = _NEW(Build)
-    _SET_B_CARD(build, card)
-    if code < CODE_RAISE:
-        merged = code >= CODE_BUILD_MERGE
-        _SET_B_VALUE(build, code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1)
-        _SET_B_LOOSE(build, loose)
-        _SET_B_RAISED(build, 0)
-    else:
-        merged = code >= CODE_RAISE_MERGE
-        raised = code - (CODE_RAISE_MERGE if merged else CODE_RAISE) + 1
-        _SET_B_VALUE(build, VALUES[card] + raised)
-        _SET_B_LOOSE(build, ())
-        _SET_B_RAISED(build, raised)
-    _SET_B_MERGED(build, merged)
-    return build  # type: ignore[no-any-return]
+SEG_ROWS: Final = tuple((s.start - s.nonempty, s.card, s.code, s.shift) for s in _SEGMENTS)
+"""Per segment (of :data:`SEG_STARTS`) what the move generator's decoder reads: the id of
+the empty set, the card, the code and the shift (see :func:`action_from_id`)."""
+SEG_STARTS: Final = _STARTS
+"""The first id of every segment, ascending (the last entry is the end)."""
 
 
 # ----------------------------------------------------------------------------- notation

@@ -30,6 +30,7 @@ refused move breaks, and the two must agree (tests check both against each other
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Final
 
 from kartentisch.games.casino.actions import (
@@ -42,8 +43,12 @@ from kartentisch.games.casino.actions import (
     CODE_TRAIL,
     ID_BASE,
     NUM_CODES,
+    SEG_ROWS,
+    SEG_STARTS,
     Action,
-    make_action,
+    Build,
+    Capture,
+    Trail,
 )
 from kartentisch.games.casino.cards import VALUES
 from kartentisch.games.casino.table import trail_banned
@@ -58,6 +63,67 @@ _ID_OF: dict[int, int] = {}
 ``apply`` knows a shared action's id without computing it. Both are filled and cleared
 together, so every key is the identity of a live object."""
 _INTERN_LIMIT: Final = 200_000
+
+
+_NEW: Final = object.__new__
+_SET_C_CARD: Final = vars(Capture)["card"].__set__
+"""The slot descriptors' setters (what the frozen classes' ``__init__`` ends up calling
+through ``object.__setattr__``, one call per field)."""
+_SET_C_LOOSE: Final = vars(Capture)["loose"].__set__
+_SET_C_BUILD: Final = vars(Capture)["build"].__set__
+_SET_B_CARD: Final = vars(Build)["card"].__set__
+_SET_B_VALUE: Final = vars(Build)["value"].__set__
+_SET_B_LOOSE: Final = vars(Build)["loose"].__set__
+_SET_B_RAISED: Final = vars(Build)["raised"].__set__
+_SET_B_MERGED: Final = vars(Build)["merged"].__set__
+_SET_T_CARD: Final = vars(Trail)["card"].__set__
+_CARDS_OF: dict[int, tuple[int, ...]] = {}
+"""The cards of a loose mask (a pure cache: the same sets recur with many played cards)."""
+
+
+def make_action(i: int) -> Action:
+    """:func:`~.actions.action_from_id` for an id known to be valid (the move generator's):
+    no checks, the cards of a mask from a shared cache, the fields set through the slot
+    setters. Equal to ``action_from_id(i)`` (tests compare them on every segment)."""
+    base, card, code, shift = SEG_ROWS[bisect_right(SEG_STARTS, i) - 1]
+    if code == CODE_TRAIL:
+        trail = _NEW(Trail)
+        _SET_T_CARD(trail, card)
+        return trail
+    packed = (i - base) << shift
+    mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
+    loose = _CARDS_OF.get(mask)
+    if loose is None:
+        if len(_CARDS_OF) >= _INTERN_LIMIT:
+            _CARDS_OF.clear()
+        cards: list[int] = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            cards.append(low.bit_length() - 1)
+            rest ^= low
+        loose = _CARDS_OF[mask] = tuple(cards)
+    if code <= CODE_CAPTURE_BUILD:
+        capture = _NEW(Capture)
+        _SET_C_CARD(capture, card)
+        _SET_C_LOOSE(capture, loose)
+        _SET_C_BUILD(capture, VALUES[card] if code == CODE_CAPTURE_BUILD else 0)
+        return capture
+    build = _NEW(Build)
+    _SET_B_CARD(build, card)
+    if code < CODE_RAISE:
+        merged = code >= CODE_BUILD_MERGE
+        _SET_B_VALUE(build, code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1)
+        _SET_B_LOOSE(build, loose)
+        _SET_B_RAISED(build, 0)
+    else:
+        merged = code >= CODE_RAISE_MERGE
+        raised = code - (CODE_RAISE_MERGE if merged else CODE_RAISE) + 1
+        _SET_B_VALUE(build, VALUES[card] + raised)
+        _SET_B_LOOSE(build, ())
+        _SET_B_RAISED(build, raised)
+    _SET_B_MERGED(build, merged)
+    return build
 
 
 def action_of(aid: int) -> Action:
@@ -155,7 +221,13 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     groups completed by a card of value ``w`` when ``w`` is not 0 (in no particular order:
     the move generator sorts the ids it makes)."""
     limit = n | _GUARD
-    groups = [g for g in _GROUPS[v] if (limit - g) & _GUARD == _GUARD]
+    skey = ((n | n >> 1 | n >> 2) & _ONES) << 4 | v  # the values on the table, and v
+    candidates = _ON_TABLE.get(skey)
+    if candidates is None:
+        support = skey >> 4
+        candidates = _ON_TABLE[skey] = tuple(
+            [g for g in _GROUPS[v] if not (g | g >> 1 | g >> 2) & _ONES & ~support])
+    groups = [g for g in candidates if (limit - g) & _GUARD == _GUARD]
     if w:
         found = {x for x in _JOINS[v * 11 + w] if (limit - x) & _GUARD == _GUARD}
     elif groups:
@@ -172,6 +244,9 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     return tuple(found)
 
 
+_ON_TABLE: dict[int, tuple[int, ...]] = {}
+"""The groups of v (:data:`_GROUPS`) that use only values on the table, by the table's
+values (bit ``4(k - 1)`` for value k) ``<< 4 | v``: at most 2^v keys for each v."""
 _PLAN_OF: dict[int, Plan] = {}
 """The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
 
@@ -333,28 +408,42 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     if not builds:
         return _open_table(state, hand, loose, reach)
     options = state.game.options
-    held = [0] * 11
+    held = 0
+    """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
+    twice = 0
     for c in hand:
-        held[VALUES[c]] += 1
-    targets = [v for v in range(1, 11) if held[v]]
-    """Values a build may take: the player must keep a card of the build's value."""
-    owned = [v for v, b in builds.items() if b.owner == seat]
-    keeps = options.owner_keeps_capture_card and bool(owned)
+        bit = 1 << VALUES[c]
+        twice |= held & bit
+        held |= bit
+    owned = 0
+    """Bit ``v``: the player owns the build of value v; ``built``: a build of v stands."""
+    built = 0
+    raisable: list[int] = []
+    """The values of the single builds (only those can be raised)."""
+    for u, b in builds.items():
+        built |= 1 << u
+        if b.owner == seat:
+            owned |= 1 << u
+        if not b.multiple:
+            raisable.append(u)
+    keeps = options.owner_keeps_capture_card and owned != 0
     ids: list[int] = []
-    can_capture: list[int] = []
-    short: list[int] = []
+    can_capture = 0
+    """Bit ``c``: card c can capture (for option ``trail_when_capture_possible``)."""
+    short = 0
     for card in hand:
         cv = VALUES[card]
+        cbit = 1 << cv
         key = card * NUM_CODES
         if keeps:
             # Owner's duty: every build the player owns after the play needs a card of its
-            # value left in the hand. ``short`` lists owned values the play would leave bare.
-            short = [v for v in owned if held[v] - (v == cv) <= 0]
+            # value left in the hand. ``short``: the owned values the play would leave bare.
+            short = owned & ~((held & ~cbit) | (twice & cbit))
         if cv == 0:
             own = card & 3
             faces = loose >> (card & ~3) & 15
             if faces:
-                can_capture.append(card)
+                can_capture |= 1 << card
                 if not short:
                     faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
                     base = ID_BASE[key + CODE_CAPTURE]
@@ -369,51 +458,57 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         low = (1 << card) - 1
         masks = sets_for(loose, cv) if reach >> cv & 1 else ()
         if masks:
-            can_capture.append(card)
+            can_capture |= 1 << card
             if not short:
                 base = ID_BASE[key + CODE_CAPTURE]
-                ids.extend([base + ((m + (m & low)) >> 1) for m in masks])
-        if cv in builds:
-            can_capture.append(card)
-            if not short or short == [cv]:
+                for m in masks:
+                    ids.append(base + ((m + (m & low)) >> 1))
+        if built & cbit:
+            can_capture |= 1 << card
+            if not short or short == cbit:
                 base = ID_BASE[key + CODE_CAPTURE_BUILD]
                 ids.append(base)  # the build alone
-                ids.extend([base + ((m + (m & low)) >> 1) for m in masks])
-        # builds and calls of value v (the new build needs a v left in the hand too)
-        for v in targets:
-            if v < cv or (v == cv and held[v] < 2) or (short and short != [v]):
-                continue
-            if v == cv:
-                group = masks
-            elif reach >> (v - cv) & 1:
-                group = sets_for(loose, v, cv)
-            else:
-                group = ()
-            if v in builds:
+                for m in masks:
+                    ids.append(base + ((m + (m & low)) >> 1))
+        # Builds and calls of value v (the new build needs a v left in the hand too): a
+        # call of the card's own value when two are held, and every larger value held that
+        # some loose numerals complete (bit v of reach << cv); with an owner's duty only
+        # the one value it leaves bare.
+        towards = ((held & reach << cv) >> (cv + 1) << (cv + 1)) | (twice & cbit)
+        if short:
+            towards &= short if short & (short - 1) == 0 else 0
+        while towards:
+            bit = towards & -towards
+            towards ^= bit
+            v = bit.bit_length() - 1
+            group = masks if v == cv else sets_for(loose, v, cv)
+            if built & bit:
                 base = ID_BASE[key + CODE_BUILD_MERGE + v - 1]
                 if v == cv:
                     ids.append(base)  # the card alone onto the build of its value
-                ids.extend([base + ((m + (m & low)) >> 1) for m in group])
             else:
                 base = ID_BASE[key + CODE_BUILD + v - 1]
-                ids.extend([base + ((m + (m & low)) >> 1) for m in group])
+            for m in group:
+                ids.append(base + ((m + (m & low)) >> 1))
         # raises of single builds
-        for u, b in builds.items():
+        for u in raisable:
             w = u + cv
-            if w > 10 or held[w] - (w == cv) <= 0 or b.multiple:
+            if w > 10 or not held >> w & 1:
                 continue
-            if short and [x for x in short if x != u] not in ([], [w]):
+            if short and short & ~(1 << u) not in (0, 1 << w):
                 continue
-            ids.append(ID_BASE[key + (CODE_RAISE_MERGE if w in builds else CODE_RAISE)
+            ids.append(ID_BASE[key + (CODE_RAISE_MERGE if built >> w & 1 else CODE_RAISE)
                                + u - 1])
     # trails
     if not trail_banned(options.trail_ban, builds, seat, state.last_turn[seat]):
         check = not options.trail_when_capture_possible
         for card in hand:
-            if check and card in can_capture:
+            if check and can_capture >> card & 1:
                 continue
-            if keeps and any(held[v] - (v == VALUES[card]) <= 0 for v in owned):
-                continue
+            if keeps:
+                cbit = 1 << VALUES[card]
+                if owned & ~((held & ~cbit) | (twice & cbit)):
+                    continue
             ids.append(ID_BASE[card * NUM_CODES + CODE_TRAIL])
     if not ids:
         # Only reachable when the owner's duties are off: a player who may not trail
