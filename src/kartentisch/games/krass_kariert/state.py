@@ -73,7 +73,6 @@ from kartentisch.games.krass_kariert.tables import (
     START_TABLES,
     TARGET_OF,
     entry_at,
-    key_at,
 )
 
 if TYPE_CHECKING:
@@ -161,6 +160,7 @@ class KKState(State[Action, "KKObservation"]):
         "_log",
         "_prefix",
         "_start_table",
+        "_voluntary",
         "_windows",
         "act_index",
         "best",
@@ -242,6 +242,7 @@ class KKState(State[Action, "KKObservation"]):
         # Speed: the option's tables are looked up once here, not on every move.
         self._windows = WINDOW_TABLES[x_with_x]
         self._start_table = START_TABLES[x_with_x]
+        self._voluntary: bool = game.options.voluntary_concession
         if deal_now:
             self._start_deal(leader=1 % n)  # the player left of the dealer (seat 0) leads
 
@@ -359,9 +360,7 @@ class KKState(State[Action, "KKObservation"]):
         aid = SHARED_IDS.get(id(action))
         if aid is None:
             aid = self.game.checked_action_id(action)
-        if not self.is_legal_id(aid):
-            raise self.why_illegal(ACTIONS[aid])
-        self.apply_unchecked(aid)
+        self._apply_checked(aid)
 
     def apply_id(self, aid: object, *, seat: object = None) -> None:
         """Apply the action with id ``aid``; raises like the core's
@@ -373,9 +372,7 @@ class KKState(State[Action, "KKObservation"]):
         if type(aid) is not int or not 0 <= aid < NUM_ACTIONS:
             self.game.check_action_id(aid)  # raises InvalidActionError
             raise AssertionError("unreachable")  # pragma: no cover
-        if not self.is_legal_id(aid):
-            raise self.why_illegal(ACTIONS[aid])
-        self.apply_unchecked(aid)
+        self._apply_checked(aid)
 
     def why_illegal(self, action: Action) -> IllegalActionError:
         """Why ``action`` is not legal now, with a ``kk.*`` reason code (see
@@ -423,6 +420,29 @@ class KKState(State[Action, "KKObservation"]):
         other._windows = self._windows  # shared read-only tables
         other._start_table = self._start_table
         return other
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickling: the state is rebuilt by :func:`_unpickle` from the game, the seed and the
+        fields :meth:`clone` copies (the shared move tables are looked up again, not
+        pickled, and the events are decoded from the log again when read).
+
+        Why: a class compiled with mypyc is made only through ``__init__`` with its
+        arguments, so Python's default pickling (an empty object, then its fields) fails
+        for the compiled state. The pure class takes the same path, so a pickle made in
+        one mode loads in the other.
+        """
+        fields = (self._log, self._prefix, self._events_from, self._history,
+                  self._history_at, self.chips, self.deal, self.rounds, self.hands, self.known,
+                  self.reserves, self.draw_pile, self.discard, self.in_deal, self.participants,
+                  self.act_index, self.leader, self.round_acts, self.best, self.best_seat,
+                  self.nachzieh_played, self.phase, self.pending, self.draws_left,
+                  self.round_winner, self.losers, self._current)
+        return (_unpickle, (self.game, self.seed, fields))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> KKState:
+        """``copy.deepcopy`` is :meth:`clone` (which shares only what is immutable, the
+        game included)."""
+        return self.clone()
 
     def observation(self, seat: object) -> KKObservation:
         """What ``seat`` may know; ``None``: what a spectator may know (no hand, no drawn
@@ -493,7 +513,7 @@ class KKState(State[Action, "KKObservation"]):
                     continue  # the same card twice: one distinct move
                 base = RESERVE_BASE + r * RESERVE_STRIDE
                 out.extend(column[base : base + n + 1])
-        elif self.game.options.voluntary_concession or not out:
+        elif self._voluntary or not out:
             out.append(column[CONCEDE_ID])
         return out
 
@@ -525,7 +545,7 @@ class KKState(State[Action, "KKObservation"]):
         if aid == CONCEDE_ID:
             if reserves:
                 return False
-            if self.game.options.voluntary_concession:
+            if self._voluntary:
                 return True
             best = self.best + 1
             table = self._start_table
@@ -535,6 +555,28 @@ class KKState(State[Action, "KKObservation"]):
                 and not (r and reserves[r] == reserves[0]))
 
     # ----------------------------------------------------------------- transitions
+    def _apply_checked(self, aid: int) -> None:
+        """Apply the action id ``aid`` (0 to ``NUM_ACTIONS - 1``) if it is legal now; raise
+        why not otherwise (the state unchanged): :meth:`is_legal_id`, then
+        :meth:`apply_unchecked`.
+
+        Speed: a play is decided and applied from one look into the move table (the two
+        methods would each look up its entry).
+        """
+        if aid < RESERVE_BASE and self.phase == PLAY:
+            hand = self.hands[self._current]
+            start = PLAY_START[aid]
+            if start < len(hand):
+                entry = entry_at(self._start_table, hand, start)
+                rank = entry[3][aid - start * PLAYS_PER_START]  # 1 + its place, 0: none
+                if rank and (self.act_index == 0 or rank <= entry[0][self.best + 1]):
+                    self._play(aid, entry[4][rank - 1])
+                    return
+        elif self.is_legal_id(aid):
+            self.apply_unchecked(aid)
+            return
+        raise self.why_illegal(ACTIONS[aid])
+
     def apply_unchecked(self, aid: int) -> None:
         """Apply the legal action id ``aid`` without any check: the transition itself, and
         the fast path for search code that took ``aid`` from :meth:`legal_action_ids`.
@@ -543,59 +585,27 @@ class KKState(State[Action, "KKObservation"]):
         range (plays, reserve cards, insertions, the concession) and reads a move's fields
         from tables by id, never touching an action object.
         """
+        if aid < RESERVE_BASE:  # a play (the kind of move by its id's range: no objects)
+            # Its strength from the move table (its place among the plays of these cards;
+            # cheaper than hashing the cards and the declaration).
+            start = PLAY_START[aid]
+            entry = entry_at(self._start_table, self.hands[self._current], start)
+            self._play(aid, entry[4][entry[3][aid - start * PLAYS_PER_START] - 1])
+            return
         seat = self._current
         hand = self.hands[seat]
-        # One log word per move (see :mod:`.events`): the act's fields and the move's id,
-        # with the parts fixed by the id precomputed (``ACT_WORDS``). The round so far
-        # keeps its acts as :class:`Act` too. Speed: ``tuple.__new__(_ACT, ...)`` builds an
-        # Act without the named tuple's slower Python-level ``__new__``.
+        # One log word per move (see :mod:`.events`), with the parts fixed by the id
+        # precomputed (``ACT_WORDS``).
         word = ACT_WORDS[aid] | (seat + 1) << SEAT_SHIFT
-        act: Act
-        if aid < RESERVE_BASE:  # a play (the kind of move by its id's range: no objects)
-            start = PLAY_START[aid]
-            end = start + PLAY_LENGTH[aid]
-            first = hand[start]
-            if first < NACHZIEH:  # a combination: its strength from the move table
-                # (its place among the plays of these cards; cheaper than hashing the
-                # cards and the declaration)
-                entry = self._start_table.at(key_at(hand, start))[start]
-                value = entry[4][entry[3][aid - start * PLAYS_PER_START] - 1]
-            else:
-                value = NO_COMBINATION
-            cards = tuple(hand[start:end])
-            known = self.known[seat]
-            for _ in range(end - start):  # speed: pops, cheaper than deleting a slice
-                hand.pop(start)
-                known.pop(start)
-            self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
-            if first == STOPP:  # ends the round at once; the Stopp player wins it
-                act = tuple.__new__(_ACT, (seat, "stopp", cards, (), NO_COMBINATION, start))
-                self.round_acts.append(act)
-                self._log.append(word | STOPP_ACT | first << CARDS_SHIFT)
-                self.act_index += 1
-                self._end_round(seat)
-                return
-            if first == NACHZIEH:  # does not change what must be beaten
-                self.nachzieh_played += 1
-                act = tuple.__new__(_ACT, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
-                word |= NACHZIEH_ACT | first << CARDS_SHIFT
-            else:
-                self.best = value
-                self.best_seat = seat
-                act = tuple.__new__(_ACT, (seat, "combination", cards, PLAY_XS[aid], value, start))
-                packed = first
-                if len(cards) > 1:
-                    packed |= cards[1] << 4
-                    if len(cards) > 2:
-                        packed |= cards[2] << 8
-                word |= COMBINATION | (value + 1) << STRENGTH_SHIFT | packed << CARDS_SHIFT
-        elif aid < INSERT_BASE:  # a reserve card
+        if aid < INSERT_BASE:  # a reserve card
             position = TARGET_OF[aid]
             card = self.reserves[seat].pop(0 if aid < RESERVE_BASE + RESERVE_STRIDE else 1)
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
-            act = tuple.__new__(_ACT, (seat, "reserve", (card,), (), NO_COMBINATION, position))
-            word |= RESERVE | card << CARDS_SHIFT
+            self.round_acts.append(tuple.__new__(
+                _ACT, (seat, "reserve", (card,), (), NO_COMBINATION, position)))
+            self._log.append(word | RESERVE | card << CARDS_SHIFT)
+            self._next_actor()
         elif aid < CONCEDE_ID:  # the drawn card inserted
             drawn = self.pending
             if drawn is None:  # only reachable by misusing apply_unchecked: refuse it and
@@ -612,20 +622,64 @@ class KKState(State[Action, "KKObservation"]):
                 self._draw_one()
             else:
                 self._finish_round()
-            return
         else:  # a follower without reserve cards gives up the deal
             self._log.append(word | CONCEDE)
             self._end_deal([seat])
+
+    def _play(self, aid: int, value: int) -> None:
+        """Play the legal play ``aid`` whose strength is ``value`` (ignored for Stopp and
+        Nachzieh): the transition of :meth:`apply_unchecked` for plays.
+
+        The round keeps its acts as :class:`Act` (besides the log word). Speed:
+        ``tuple.__new__(_ACT, ...)`` builds an Act without the named tuple's slower
+        Python-level ``__new__``.
+        """
+        seat = self._current
+        hand = self.hands[seat]
+        word = ACT_WORDS[aid] | (seat + 1) << SEAT_SHIFT
+        start = PLAY_START[aid]
+        end = start + PLAY_LENGTH[aid]
+        first = hand[start]
+        cards = tuple(hand[start:end])
+        known = self.known[seat]
+        for _ in range(end - start):  # speed: pops, cheaper than deleting a slice
+            hand.pop(start)
+            known.pop(start)
+        self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
+        if first == STOPP:  # ends the round at once; the Stopp player wins it
+            self.round_acts.append(tuple.__new__(
+                _ACT, (seat, "stopp", cards, (), NO_COMBINATION, start)))
+            self._log.append(word | STOPP_ACT | first << CARDS_SHIFT)
+            self.act_index += 1
+            self._end_round(seat)
             return
-        # A combination, a Nachzieh or a reserve card: the next participant acts.
+        act: Act
+        if first == NACHZIEH:  # does not change what must be beaten
+            self.nachzieh_played += 1
+            act = tuple.__new__(_ACT, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
+            word |= NACHZIEH_ACT | first << CARDS_SHIFT
+        else:
+            self.best = value
+            self.best_seat = seat
+            act = tuple.__new__(_ACT, (seat, "combination", cards, PLAY_XS[aid], value, start))
+            packed = first
+            if len(cards) > 1:
+                packed |= cards[1] << 4
+                if len(cards) > 2:
+                    packed |= cards[2] << 8
+            word |= COMBINATION | (value + 1) << STRENGTH_SHIFT | packed << CARDS_SHIFT
         self.round_acts.append(act)
         self._log.append(word)
+        self._next_actor()
+
+    def _next_actor(self) -> None:
+        """After a combination, a Nachzieh or a reserve card: the next participant acts, or,
+        when everyone acted, the highest combination wins the round (with none, the leader,
+        who led Nachzieh)."""
         index = self.act_index = self.act_index + 1
         if index < len(self.participants):
             self._current = self.participants[index]
         else:
-            # Everyone acted: the highest combination wins; with none, the leader (who led
-            # Nachzieh) wins.
             self._end_round(self.best_seat if self.best_seat >= 0 else self.leader)
 
     def _end_round(self, winner: int) -> None:
@@ -741,3 +795,23 @@ class KKState(State[Action, "KKObservation"]):
         self.deal += 1
         # The single chip loser leads the next deal; with several, the dealer (seat 0).
         self._start_deal(chip_losers[0] if len(chip_losers) == 1 else 0)
+
+
+_PHASES: Final = {PLAY: PLAY, DRAW: DRAW, OVER: OVER}
+
+
+def _unpickle(game: KrassKariert, seed: int, fields: tuple[Any, ...]) -> KKState:
+    """The state :meth:`KKState.__reduce__` pickled: a table-less state of ``game`` and
+    ``seed`` whose fields are set from ``fields`` (in ``__reduce__``'s order). The phase
+    and the history's actions become the shared objects again (the phase constants, the
+    action of each id), as in a state that was never pickled."""
+    state = KKState(game, seed, deal_now=False)
+    (state._log, state._prefix, state._events_from, history, state._history_at, state.chips,
+     state.deal, state.rounds, state.hands, state.known, state.reserves, state.draw_pile,
+     state.discard, state.in_deal, state.participants, state.act_index, state.leader,
+     state.round_acts, state.best, state.best_seat, state.nachzieh_played, phase,
+     state.pending, state.draws_left, state.round_winner, state.losers,
+     state._current) = fields
+    state.phase = _PHASES[phase]
+    state._history = [ACTIONS[_actions.action_id(a)] for a in history]
+    return state
