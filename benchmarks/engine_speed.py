@@ -30,6 +30,8 @@ to :data:`EXTERNAL_ROWS` together with the module it needs (and that module's pa
     .venv/bin/python benchmarks/engine_speed.py                 # make bench
     .venv/bin/python benchmarks/engine_speed.py --seconds 2 --no-external
     .venv/bin/python benchmarks/engine_speed.py --modes --compiled-src /path/to/built/src
+    valgrind --tool=callgrind .venv/bin/python benchmarks/engine_speed.py \
+        --row "Krass Kariert 4p, batch" --fixed-games 40       # and 20: see fixed_games
 
 ``--modes`` (issue 14) measures both modes of the engine beside OpenSpiel's ``dou_dizhu`` and
 ``crazy_eights`` stepped from Python (``pyspiel`` from this interpreter), rows interleaved,
@@ -258,6 +260,68 @@ MODE_ROWS: dict[str, tuple[str, int, str, str]] = {
 MODE_REFERENCE = "OpenSpiel dou_dizhu"
 
 
+def fixed_games(label: str, games: int, warmup: int, seed: int) -> int:
+    """Play ``warmup`` games, then ``games`` more, of the ``--modes`` row ``label`` (or an
+    OpenSpiel row); return the actions of the second part.
+
+    For instruction counts: run this under ``valgrind --tool=callgrind`` for two values of
+    ``games`` and divide the difference of the instructions by the difference of the
+    actions; the warm-up (move tables, caches) and start-up cancel out.
+    """
+    base = label.rsplit(" [", 1)[0]
+    if base in EXTERNAL_ROWS:
+        pyspiel = importlib.import_module("pyspiel")
+        spiel = pyspiel.load_game(base.split()[-1])
+        rng = random.Random(seed)
+
+        def one_spiel(game_seed: int) -> int:
+            state = spiel.new_initial_state()
+            actions = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(outcomes, probs)[0])
+                    continue
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                actions += 1
+            return actions
+
+        play: Callable[[int], int] = one_spiel
+    else:
+        from kartentisch import load_game
+        from kartentisch.bots.playout import random_games
+
+        name, players, loop, _ = MODE_ROWS[base]
+        game = load_game(name, players)
+        rng = random.Random(seed)
+
+        def one_game(game_seed: int) -> int:
+            if loop == "batch":
+                return random_games(game, [game_seed], rng)[1]
+            state = game.new_initial_state(game_seed)
+            actions = 0
+            if loop == "ids":
+                while not state.is_terminal():
+                    ids = state.legal_action_ids()
+                    state.apply_unchecked(ids[rng.randrange(len(ids))])
+                    actions += 1
+                return actions
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+                actions += 1
+            return actions
+
+        play = one_game
+        if loop == "batch":  # whole runs in one call, as the timed batch row does
+            random_games(game, range(seed + 10_000_000, seed + 10_000_000 + warmup), rng)
+            return random_games(game, range(seed, seed + games), rng)[1]
+    for i in range(warmup):
+        play(seed + 10_000_000 + i)
+    return sum(play(seed + i) for i in range(games))
+
+
 def worker(label: str, seconds: float, seed: int) -> None:
     """Measure one row and print it as JSON on stdout."""
     base = label.rsplit(" [", 1)[0]
@@ -471,8 +535,16 @@ def main() -> None:
                              "this interpreter), ratios within each repetition")
     parser.add_argument("--compiled-src", type=Path, default=HERE.parent / "src",
                         help="the src directory holding the compiled core (make compiled)")
+    parser.add_argument("--fixed-games", type=int, metavar="N",
+                        help="with --row: play 100 warm-up games and N more of that row in "
+                             "this process and print the N games' actions (for callgrind: "
+                             "instructions per action from two values of N)")
+    parser.add_argument("--row", help="a --modes row or OpenSpiel row, for --fixed-games")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.fixed_games is not None:
+        print(fixed_games(args.row, args.fixed_games, 100, args.seed))
+        return
     if args.worker:
         worker(args.worker, args.seconds, args.seed)
         return
