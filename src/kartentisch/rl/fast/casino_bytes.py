@@ -142,7 +142,7 @@ def state_bytes(state: CasinoState, me: int, players: int) -> bytes:
     hand = _mask(state.hands[me])
     loose = _mask(state.loose)
     in_builds = 0
-    slots = [0] * 14
+    slots: list[int] = [0] * 14
     for build in state.builds.values():
         cards: tuple[int, ...] = build.cards
         for c in cards:
@@ -153,7 +153,7 @@ def state_bytes(state: CasinoState, me: int, players: int) -> bytes:
         for c in cards:
             total += VALUES[c]
         owner: int = build.owner
-        slots[slot] |= 1 | (2 if total != value else 0) | 4 << (owner - me) % n
+        slots[slot] = slots[slot] | (1 | (2 if total != value else 0) | 4 << (owner - me) % n)
     captured = state.captured
     located = hand | loose | in_builds
     piles: list[int] = []

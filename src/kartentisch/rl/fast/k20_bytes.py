@@ -115,8 +115,8 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     kup = state.kup
     kdown = state.kdown
     parts: list[bytes] = []
-    table_up = [0] * 7  # index 6: unknown, not counted in the layout
-    table_down = [0] * 7
+    table_up: list[int] = [0] * 7  # index 6: unknown, not counted in the layout
+    table_down: list[int] = [0] * 7
     hands = state.hands
     for s in rotation:
         hand = hands[s]
@@ -127,8 +127,8 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
             up = face[c] if kup[c] & bit else UNKNOWN
             down = back[c] if kdown[c] & bit else UNKNOWN
             parts.append(CARDS[up][down])
-            table_up[up] += 1
-            table_down[down] += 1
+            table_up[up] = table_up[up] + 1
+            table_down[down] = table_down[down] + 1
             k += 1
         parts.append(HAND_PAD[k])
     parts.append(fixed[0])
@@ -140,7 +140,7 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     turn_player = state.turn
     for s in rotation:
         pile = scores[s]
-        sides = [0] * 7
+        sides: list[int] = [0] * 7
         crosses = 0
         points = 0
         for c in pile:
@@ -151,10 +151,11 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
             else:
                 points += f
             up = f if kup[c] & bit else UNKNOWN
-            table_up[up] += 1
-            sides[up] += 1
+            table_up[up] = table_up[up] + 1
+            sides[up] = sides[up] + 1
             if kdown[c] & bit:
-                table_down[back[c]] += 1
+                b = back[c]
+                table_down[b] = table_down[b] + 1
         parts.append(_capped(BY20, len(pile)))
         parts.append(_capped(BY40, points if points > 0 else 0))
         parts.append(_capped(BY10, crosses))
@@ -165,25 +166,27 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
             parts.append(_capped(BY10, sides[k]))
         parts.append(SEAT_TAIL)
     parts.append(fixed[1])
-    abl_up = [0] * 7
-    abl_down = [0] * 7
+    abl_up: list[int] = [0] * 7
+    abl_down: list[int] = [0] * 7
     ablage = state.ablage
     abwurf = state.abwurf
     draw = state.draw
     for c in ablage:
         if kup[c] & bit:
             f = face[c]
-            abl_up[f] += 1
-            table_up[f] += 1
+            abl_up[f] = abl_up[f] + 1
+            table_up[f] = table_up[f] + 1
         if kdown[c] & bit:
             b = back[c]
-            abl_down[b] += 1
-            table_down[b] += 1
+            abl_down[b] = abl_down[b] + 1
+            table_down[b] = table_down[b] + 1
     for c in abwurf:
         if kup[c] & bit:
-            table_up[face[c]] += 1
+            f = face[c]
+            table_up[f] = table_up[f] + 1
         if kdown[c] & bit:
-            table_down[back[c]] += 1
+            b = back[c]
+            table_down[b] = table_down[b] + 1
     for pile in (ablage, abwurf, draw):
         if pile:
             c = pile[-1]
@@ -196,8 +199,10 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     parts.append(_capped(BY54, len(draw)))
     if draw:
         c = draw[-1]
-        table_up[face[c] if kup[c] & bit else UNKNOWN] += 1
-        table_down[back[c] if kdown[c] & bit else UNKNOWN] += 1
+        up = face[c] if kup[c] & bit else UNKNOWN
+        down = back[c] if kdown[c] & bit else UNKNOWN
+        table_up[up] = table_up[up] + 1
+        table_down[down] = table_down[down] + 1
     for k in range(6):
         parts.append(_capped(BY20, abl_up[k]))
     for k in range(6):

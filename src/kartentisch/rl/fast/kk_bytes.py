@@ -131,10 +131,10 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes]) 
     hand = hands[me]
     parts: list[bytes] = [CARD15[c] for c in hand]
     parts.append(OWN_PAD[len(hand)])
-    counts = [0] * (CARDS + 1)
+    counts: list[int] = [0] * (CARDS + 1)
     for c in hand:
-        counts[c] += 1
-    sizes = [0] * n
+        counts[c] = counts[c] + 1
+    sizes: list[int] = [0] * n
     sizes[me] = len(hand)
     for r in range(1, n):
         s = rotation[r]
@@ -149,7 +149,7 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes]) 
             if kn[i]:
                 c = h[i]
                 parts.append(CARD16[c])
-                counts[c] += 1
+                counts[c] = counts[c] + 1
             else:
                 parts.append(HIDDEN16)
         parts.append(OTHER_PAD[size])
@@ -159,39 +159,39 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes]) 
         res = reserves[s]
         for c in res:
             parts.append(CARD15[c])
-            counts[c] += 1
+            counts[c] = counts[c] + 1
         parts.append(RESERVE_PAD[len(res)])
     parts.append(pad[1])
     pending = -1
     drawn = state.pending
     if drawn is not None and state.round_winner == me:
         pending = drawn
-        counts[pending] += 1
-    played = [0] * (CARDS + 1)
+        counts[pending] = counts[pending] + 1
+    played: list[int] = [0] * (CARDS + 1)
     for c in state.discard:
-        played[c] += 1
+        played[c] = played[c] + 1
     for c in range(1, CARDS + 1):
         parts.append(FRACTION[c][played[c]])
     for c in range(1, CARDS + 1):
         unseen = COPIES[c] - played[c] - counts[c]
         parts.append(FRACTION[c][unseen] if unseen > 0 else ZERO)
-    flags = [0] * n
+    flags: list[int] = [0] * n
     for s in state.participants:
         flags[s] = 4
-    acts = [0] * n
+    acts: list[int] = [0] * n
     for act in state.round_acts:
         seat = act.seat
-        flags[seat] |= 8
-        acts[seat] |= 1 << ACT_KINDS[act.kind]
-    flags[state.leader] |= 16
+        flags[seat] = flags[seat] | 8
+        acts[seat] = acts[seat] | (1 << ACT_KINDS[act.kind])
+    flags[state.leader] = flags[state.leader] | 16
     best_seat = state.best_seat
     if best_seat >= 0:
-        flags[best_seat] |= 32
+        flags[best_seat] = flags[best_seat] | 32
     current = state.current_player
     if current >= 0:
-        flags[current] |= 64
+        flags[current] = flags[current] | 64
     for s in state.losers:
-        flags[s] |= 128
+        flags[s] = flags[s] | 128
     chips = state.chips
     in_deal = state.in_deal
     for s in rotation:
