@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Iterator
+from dataclasses import FrozenInstanceError
 
 import pytest
 
@@ -112,5 +113,8 @@ def test_make_action_is_action_from_id() -> None:
         for aid in {lo, hi - 1, rng.randrange(lo, hi)} if hi > lo else ():
             made, general = make_action(aid), acts.action_from_id(aid)
             assert made == general and type(made) is type(general), aid
+            assert hash(made) == hash(general)
+            with pytest.raises(FrozenInstanceError):
+                made.card = 0  # type: ignore[misc]
             checked += 1
     assert checked > 1000

@@ -328,6 +328,27 @@ def _capture(card: int, loose: tuple[int, ...], build: int) -> Capture:
     return action
 
 
+class CaptureDraft:
+    """A mutable twin of :class:`Capture` (the same slots in the same order): the move
+    generator fills one by plain attribute stores and then makes it a ``Capture`` by
+    assigning ``__class__``, which is several times cheaper than the frozen class's
+    ``__init__`` (a call of ``object.__setattr__`` per field). Nothing else uses it."""
+
+    __slots__ = ("build", "card", "loose")
+
+
+class BuildDraft:
+    """The mutable twin of :class:`Build` (see :class:`CaptureDraft`)."""
+
+    __slots__ = ("card", "loose", "merged", "raised", "value")
+
+
+class TrailDraft:
+    """The mutable twin of :class:`Trail` (see :class:`CaptureDraft`)."""
+
+    __slots__ = ("card",)
+
+
 SEG_ROWS: Final = tuple((s.start - s.nonempty, s.card, s.code, s.shift) for s in _SEGMENTS)
 """Per segment (of :data:`SEG_STARTS`) what the move generator's decoder reads: the id of
 the empty set, the card, the code and the shift (see :func:`action_from_id`)."""

@@ -31,7 +31,7 @@ refused move breaks, and the two must agree (tests check both against each other
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
@@ -47,11 +47,13 @@ from kartentisch.games.casino.actions import (
     SEG_STARTS,
     Action,
     Build,
+    BuildDraft,
     Capture,
+    CaptureDraft,
     Trail,
+    TrailDraft,
 )
 from kartentisch.games.casino.cards import VALUES
-from kartentisch.games.casino.table import trail_banned
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
@@ -65,31 +67,21 @@ together, so every key is the identity of a live object."""
 _INTERN_LIMIT: Final = 200_000
 
 
-_NEW: Final = object.__new__
-_SET_C_CARD: Final = vars(Capture)["card"].__set__
-"""The slot descriptors' setters (what the frozen classes' ``__init__`` ends up calling
-through ``object.__setattr__``, one call per field)."""
-_SET_C_LOOSE: Final = vars(Capture)["loose"].__set__
-_SET_C_BUILD: Final = vars(Capture)["build"].__set__
-_SET_B_CARD: Final = vars(Build)["card"].__set__
-_SET_B_VALUE: Final = vars(Build)["value"].__set__
-_SET_B_LOOSE: Final = vars(Build)["loose"].__set__
-_SET_B_RAISED: Final = vars(Build)["raised"].__set__
-_SET_B_MERGED: Final = vars(Build)["merged"].__set__
-_SET_T_CARD: Final = vars(Trail)["card"].__set__
 _CARDS_OF: dict[int, tuple[int, ...]] = {}
 """The cards of a loose mask (a pure cache: the same sets recur with many played cards)."""
 
 
 def make_action(i: int) -> Action:
     """:func:`~.actions.action_from_id` for an id known to be valid (the move generator's):
-    no checks, the cards of a mask from a shared cache, the fields set through the slot
-    setters. Equal to ``action_from_id(i)`` (tests compare them on every segment)."""
+    no checks, the cards of a mask from a shared cache, the object filled as its mutable
+    twin (:class:`~.actions.CaptureDraft`) and then given its class. Equal to
+    ``action_from_id(i)`` (tests compare them on every segment)."""
     base, card, code, shift = SEG_ROWS[bisect_right(SEG_STARTS, i) - 1]
     if code == CODE_TRAIL:
-        trail = _NEW(Trail)
-        _SET_T_CARD(trail, card)
-        return trail
+        trail: Any = TrailDraft()
+        trail.card = card
+        trail.__class__ = Trail
+        return trail  # type: ignore[no-any-return]
     packed = (i - base) << shift
     mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
     loose = _CARDS_OF.get(mask)
@@ -104,26 +96,28 @@ def make_action(i: int) -> Action:
             rest ^= low
         loose = _CARDS_OF[mask] = tuple(cards)
     if code <= CODE_CAPTURE_BUILD:
-        capture = _NEW(Capture)
-        _SET_C_CARD(capture, card)
-        _SET_C_LOOSE(capture, loose)
-        _SET_C_BUILD(capture, VALUES[card] if code == CODE_CAPTURE_BUILD else 0)
-        return capture
-    build = _NEW(Build)
-    _SET_B_CARD(build, card)
+        capture: Any = CaptureDraft()
+        capture.card = card
+        capture.loose = loose
+        capture.build = VALUES[card] if code == CODE_CAPTURE_BUILD else 0
+        capture.__class__ = Capture
+        return capture  # type: ignore[no-any-return]
+    build: Any = BuildDraft()
+    build.card = card
     if code < CODE_RAISE:
         merged = code >= CODE_BUILD_MERGE
-        _SET_B_VALUE(build, code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1)
-        _SET_B_LOOSE(build, loose)
-        _SET_B_RAISED(build, 0)
+        build.value = code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1
+        build.loose = loose
+        build.raised = 0
     else:
         merged = code >= CODE_RAISE_MERGE
         raised = code - (CODE_RAISE_MERGE if merged else CODE_RAISE) + 1
-        _SET_B_VALUE(build, VALUES[card] + raised)
-        _SET_B_LOOSE(build, ())
-        _SET_B_RAISED(build, raised)
-    _SET_B_MERGED(build, merged)
-    return build
+        build.value = VALUES[card] + raised
+        build.loose = ()
+        build.raised = raised
+    build.merged = merged
+    build.__class__ = Build
+    return build  # type: ignore[no-any-return]
 
 
 def action_of(aid: int) -> Action:
@@ -420,11 +414,20 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     built = 0
     raisable: list[int] = []
     """The values of the single builds (only those can be raised)."""
+    last_turn = state.last_turn[seat]
+    banned = False
+    """The trail ban (option ``trail_ban``, as :func:`~.table.trail_banned` says it)."""
+    every_turn = options.trail_ban == "while_build_stands"
     for u, b in builds.items():
         built |= 1 << u
         if b.owner == seat:
             owned |= 1 << u
-        if not b.multiple:
+            if every_turn or b.turn == last_turn:
+                banned = True
+        total = 0
+        for c in b.cards:
+            total += VALUES[c]
+        if total == u:  # a single build (BuildUnit.multiple, without its generator)
             raisable.append(u)
     keeps = options.owner_keeps_capture_card and owned != 0
     ids: list[int] = []
@@ -500,7 +503,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
             ids.append(ID_BASE[key + (CODE_RAISE_MERGE if built >> w & 1 else CODE_RAISE)
                                + u - 1])
     # trails
-    if not trail_banned(options.trail_ban, builds, seat, state.last_turn[seat]):
+    if not banned:
         check = not options.trail_when_capture_possible
         for card in hand:
             if check and can_capture >> card & 1:

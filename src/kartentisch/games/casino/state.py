@@ -51,7 +51,13 @@ from kartentisch.games.casino.scoring import (
     count_out_order,
     score_pack,
 )
-from kartentisch.games.casino.table import BuildUnit, PlayRecord, describe_table, trail_banned
+from kartentisch.games.casino.table import (
+    BuildUnit,
+    BuildUnitDraft,
+    PlayRecord,
+    describe_table,
+    trail_banned,
+)
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.game import Casino
@@ -444,9 +450,18 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 log.append(mask_of(cards))
             joined.append(card)
             joined.sort()
-            unit = BuildUnit(action.value, tuple(joined), seat, turn)
-            self.builds[action.value] = unit
-            log[head] = (BUILD | (seat + 1) << 4 | (aid | (FLAG if unit.multiple else 0)) << 7
+            value = action.value
+            total = 0
+            for c in joined:
+                total += VALUES[c]
+            made: Any = BuildUnitDraft()  # BuildUnit(value, tuple(joined), seat, turn)
+            made.value = value
+            made.cards = tuple(joined)
+            made.owner = seat
+            made.turn = turn
+            made.__class__ = BuildUnit
+            self.builds[value] = made
+            log[head] = (BUILD | (seat + 1) << 4 | (aid | (FLAG if total != value else 0)) << 7
                          | (len(log) - head - 1) << EXTRA_SHIFT)
         self.last_turn[seat] = turn
         self.turn = turn + 1

@@ -27,6 +27,14 @@ class BuildUnit:
         return sum(VALUES[c] for c in self.cards) != self.value
 
 
+class BuildUnitDraft:
+    """A mutable twin of :class:`BuildUnit` (the same slots): the rules fill one by plain
+    attribute stores and then make it a ``BuildUnit`` by assigning ``__class__``, cheaper
+    than the frozen class's ``__init__``. Nothing else uses it."""
+
+    __slots__ = ("cards", "owner", "turn", "value")
+
+
 class PlayRecord(NamedTuple):
     """One public entry of the pack's log."""
 
