@@ -355,12 +355,13 @@ class GameRecord:
         for index, text in enumerate(self.actions[:upto]):
             try:
                 aid = known.get(text)
-                if aid is not None:
-                    try:
-                        state.apply_id(aid)
-                        continue
-                    except KartentischError:
-                        pass  # refused, the state as it was: the text's own error below
+                if aid is not None and state.is_legal_id(aid):
+                    # A known canonical text (a valid id of this game), legal here: what
+                    # apply_id would check, without its range and seat checks.
+                    state.apply_unchecked(aid)
+                    continue
+                # Otherwise (not known yet, or refused here) the text is read: its own
+                # error, or the action it names.
                 action = game.parse_action(text, state)
                 state.apply(action)
                 if aid is None and len(known) < NOTATION_CACHE_SIZE and (
