@@ -41,7 +41,8 @@ def refused(doc: Any) -> InvalidPositionError:
 
 def long_form(doc: dict[str, Any]) -> dict[str, Any]:
     """``doc`` with every plain-string card written as the object it stands for (the
-    knowledge docs/positions-krumme20.md gives a plain string)."""
+    knowledge docs/positions-krumme20.md gives a plain string): the document as the
+    object form alone says it, which every reader of the format reads."""
     out = copy.deepcopy(doc)
     n, options = out["players"], out["options"]
     everyone = list(range(n))
@@ -49,8 +50,10 @@ def long_form(doc: dict[str, Any]) -> dict[str, Any]:
     def expand(entry: Any, up: list[int], down: list[int]) -> Any:
         if not isinstance(entry, str):
             return entry
-        return {"card": entry.removesuffix("x"), "up_known": up, "down_known": down,
-                "cross": entry.endswith("x")}
+        shown = entry.endswith("+")  # both sides known to everybody
+        text = entry.removesuffix("+")
+        return {"card": text.removesuffix("x"), "up_known": everyone if shown else up,
+                "down_known": everyone if shown else down, "cross": text.endswith("x")}
 
     out["hands"] = [[expand(e, everyone, [s] if options["peek_own"] else []) for e in h]
                     for s, h in enumerate(out["hands"])]
@@ -63,14 +66,50 @@ def long_form(doc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _cards(doc: dict[str, Any]) -> list[Any]:
+    return [c for key in ("hands", "scores") for pile in doc[key] for c in pile] + [
+        c for key in ("ablage", "abwurf", "draw_pile") for c in doc[key]]
+
+
 def test_plain_string_cards_mean_what_the_documentation_says() -> None:
+    shown = 0
     for options in ({}, {"peek_own": True}, {"draw_top_visible": False, "play_flips": False}):
         for moves in (0, 25, 60):
             doc = written(moves=moves, **options)
             assert any(isinstance(c, str) for c in doc["draw_pile"])  # the short form is used
+            shown += sum(isinstance(c, str) and c.endswith("+") for c in _cards(doc))
             full = long_form(doc)
             assert full != doc
+            assert all(isinstance(c, dict) for c in _cards(full))
             assert Krumme20(3, options).state_from_json(full).to_json() == doc
+    assert shown  # and so is "+" (played and turned cards)
+
+
+def test_a_card_known_to_all_is_written_short() -> None:
+    """Nearly every card of a mid-game position is a plain string; the objects left are
+    cards whose knowledge neither string form says (a side known to some seats only)."""
+    for seed in range(5):
+        doc = written(seed=seed, moves=60)
+        cards = _cards(doc)
+        assert len(cards) == 54
+        for c in cards:
+            if isinstance(c, dict):
+                assert sorted(c["down_known"]) != [0, 1, 2] or sorted(c["up_known"]) != [0, 1, 2]
+
+
+def test_plus_means_both_sides_known_to_everybody_anywhere() -> None:
+    doc = written(moves=0)
+    doc["draw_pile"][0] = doc["draw_pile"][0] + "+"  # the bottom card: down and up shown
+    doc["hands"][0][0] = doc["hands"][0][0] + "+"
+    state = read(doc)
+    every = 0b111
+    assert state.kup[state.draw[0]] == every and state.kdown[state.draw[0]] == every
+    card = state.hands[0][0]
+    assert state.kup[card] == every and state.kdown[card] == every
+    assert state.to_json() == doc
+    assert read(long_form(doc)).to_json() == doc
+    doc["hands"][0][0] = doc["hands"][0][0].removesuffix("+") + "x+"
+    assert "only a card on a score pile can lie crosswise" in str(refused(doc))
 
 
 def changed(path: list[Any], value: Any, doc: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -111,7 +150,8 @@ def test_the_type_refuses_bad_fields(path: list[Any], value: Any) -> None:
     assert error.code == "document.invalid", error
 
 
-@pytest.mark.parametrize("text", ["6/1", " 3/1", "3/1y", "3-1", "", "3/1xx", "x"])
+@pytest.mark.parametrize("text", ["6/1", " 3/1", "3/1y", "3-1", "", "3/1xx", "x", "3/1+x",
+                                  "3/1++", "+", "3/1 +"])
 def test_plain_string_cards_are_checked_like_the_type(text: str) -> None:
     doc = written()
     for path in (["hands", 0, 0], ["draw_pile", 0], ["scores", 0], ["ablage"]):

@@ -39,8 +39,9 @@ StepPhase = Literal["turn", "flip", "take", "draw", "throw", "four", "five", "af
 Count = Annotated[int, Meta(ge=0)]
 CARD_PATTERN: Final = r"^[0-5]/[0-5]$"
 """A card's sides in the object form: ``up/down``."""
-SHORT_CARD_PATTERN: Final = r"^[0-5]/[0-5]x?$"
-"""A plain-string card: ``up/down``, ``x`` for crosswise."""
+SHORT_CARD_PATTERN: Final = r"^[0-5]/[0-5]x?\+?$"
+"""A plain-string card: ``up/down``, ``x`` for crosswise, ``+`` for both sides known to
+everybody."""
 
 
 class K20CardDocument(Document, frozen=True):
@@ -57,7 +58,9 @@ class K20CardDocument(Document, frozen=True):
 
 
 ShortCard = Annotated[str, Meta(extra_json_schema={"pattern": SHORT_CARD_PATTERN})]
-"""A card with the usual knowledge: ``"3/1"`` (``"3/1x"``: crosswise, on a score pile only).
+"""A card with the usual knowledge: ``"3/1"`` (``"3/1x"``: crosswise, on a score pile only);
+``"3/1+"`` (``"3/1x+"``): both sides known to everybody (a card that was played, turned
+over or shown).
 
 Speed: card texts are typed as plain text and their pattern (which the JSON Schema keeps)
 is checked by the position reader with one dictionary lookup, which reports a text that

@@ -2,11 +2,12 @@
 
 Writing is exact; reading validates the document and names the first problem found.
 
-A card is written as an object ``{"card": "3/1", "up_known": [0, 1, 2], "down_known": [],
-"cross": false}`` (up side first). Hand-written positions may use the short form ``"3/1"``
-(``"3/1x"``: crosswise, on a score pile only); then the up side is known to everybody (in the
-draw pile only the top card's, when ``draw_top_visible``), the down side to nobody (with
-``peek_own``: a personal card's owner).
+A card is an object ``{"card": "3/1", "up_known": [0, 1, 2], "down_known": [],
+"cross": false}`` (up side first) or a plain string with the usual knowledge: ``"3/1"``
+(``"3/1x"``: crosswise, on a score pile only) has its up side known to everybody (in the
+draw pile only the top card's, when ``draw_top_visible``) and its down side to nobody (with
+``peek_own``: a personal card's owner); ``"3/1+"`` (``"3/1x+"``) has both sides known to
+everybody.
 
 Top-level keys: ``format``, ``game``, ``players``, ``options``, ``seed``, ``phase``,
 ``to_move``, ``turn_player``, ``total``, ``zeros``, ``value``, ``second_done``,
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -70,6 +71,12 @@ def _seats(mask: int, n: int) -> list[int]:
 
 _TEXTS: tuple[str, ...] = tuple(f"{a}/{b}" for a in range(6) for b in range(6))
 """A card's notation by ``6 * up + down``."""
+_OPEN_TEXTS: tuple[str, ...] = tuple(t + "+" for t in _TEXTS)
+"""The same, both sides known to everybody."""
+_CROSS_TEXTS: tuple[str, ...] = tuple(t + "x" for t in _TEXTS)
+"""The same, crosswise (on a score pile)."""
+_CROSS_OPEN_TEXTS: tuple[str, ...] = tuple(t + "x+" for t in _TEXTS)
+"""The same, crosswise and both sides known to everybody."""
 
 
 def state_to_json(state: K20State) -> dict[str, Any]:
@@ -77,14 +84,15 @@ def state_to_json(state: K20State) -> dict[str, Any]:
 
     A card whose knowledge is what the reader assumes for a plain string (see the module's
     docstring) is written as that string, ``"3/1"`` (``"3/1x"`` crosswise on a score pile),
-    every other card as an object with its knowledge; both read back to the same state.
-    Most cards take the short form (the draw pile, personal cards), which makes the
+    a card whose sides everybody knows as ``"3/1+"`` (``"3/1x+"``), every other card as an
+    object with its knowledge; all read back to the same state. Nearly every card takes a
+    short form (the draw pile, personal cards, played and shown cards), which makes the
     document smaller and both directions faster.
     """
     n = state.game.players
     face, back, kup, kdown, cross = state.face, state.back, state.kup, state.kdown, state.cross
     seats = _SEATS
-    texts = _TEXTS
+    texts, opens = _TEXTS, _OPEN_TEXTS
     every = (1 << n) - 1
 
     def card(c: int, crosswise: bool = False) -> dict[str, Any]:
@@ -96,18 +104,23 @@ def state_to_json(state: K20State) -> dict[str, Any]:
     def pile(cards: list[int], down: int) -> list[Any]:
         """Cards outside the draw pile whose down side, by default, ``down`` knows."""
         return [texts[6 * face[c] + back[c]] if kup[c] == every and kdown[c] == down
+                else opens[6 * face[c] + back[c]] if kup[c] == every and kdown[c] == every
                 else card(c) for c in cards]
 
     def score_pile(cards: list[int]) -> list[Any]:
-        return [(texts[6 * face[c] + back[c]] + "x" if cross[c] else texts[6 * face[c] + back[c]])
-                if kup[c] == every and kdown[c] == 0 else card(c, True) for c in cards]
+        return [(_CROSS_TEXTS if cross[c] else texts)[6 * face[c] + back[c]]
+                if kup[c] == every and kdown[c] == 0
+                else (_CROSS_OPEN_TEXTS if cross[c] else opens)[6 * face[c] + back[c]]
+                if kup[c] == every and kdown[c] == every
+                else card(c, True) for c in cards]
 
     draw = state.draw
     top = len(draw) - 1
     top_up = every if state.draw_top_visible else 0
     draw_pile = [texts[6 * face[c] + back[c]]
-                 if kup[c] == (top_up if i == top else 0) and kdown[c] == 0 else card(c)
-                 for i, c in enumerate(draw)]
+                 if kup[c] == (top_up if i == top else 0) and kdown[c] == 0
+                 else opens[6 * face[c] + back[c]] if kup[c] == every and kdown[c] == every
+                 else card(c) for i, c in enumerate(draw)]
     peek = state.peek_own
     return {
         "format": POSITION_FORMAT,
@@ -153,13 +166,15 @@ def _check_header(doc: object) -> None:
             code="position.wrong_game", params={"found": safe_repr(found), "expected": "krumme20"})
 
 
-_SHORT: dict[str, tuple[int, int, bool]] = {
-    **{text: (up, down, False) for (up, down), text in _TEXT.items()},
-    **{text + "x": (up, down, True) for (up, down), text in _TEXT.items()}}
-"""(up, down, crosswise) by a plain-string card (the document type admits only these)."""
-
 _PAIR_CODE: tuple[int, ...] = tuple(6 * min(a, b) + max(a, b) for a in range(6) for b in range(6))
 """The unordered pair of a card by ``6 * up + down``: ``6 * low + high``."""
+
+_SHORT: dict[object, tuple[int, int, bool, bool, int]] = {
+    text + cross + shown: (up, down, cross == "x", shown == "+", _PAIR_CODE[6 * up + down])
+    for (up, down), text in _TEXT.items() for cross in ("", "x") for shown in ("", "+")}
+"""(up, down, crosswise, both sides known to all, pair code) by a plain-string card (the
+document type admits only these). Keyed by ``object`` so that a whole pile, objects
+included, can be looked up at once (an object is not a key)."""
 
 _DECK_CODES: dict[str, list[int]] = {}
 """Per deck composition: its cards' pair codes, sorted (made on first use)."""
@@ -220,12 +235,42 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
             m |= 1 << s
         return m
 
+    codes: list[int] = []
+    """The pair codes of the cards read so far (for the deck's composition)."""
+
     def read_pile(pile: list[str | K20CardDocument], where: str, *, owner: int | None = None,
                   score: bool = False, draw: bool = False) -> list[int]:
         nonlocal next_id
         start = next_id
+        end = start + len(pile)
         # A plain string's knowledge (see the module's docstring).
         short_down = (1 << owner) if owner is not None and opts.peek_own else 0
+        # The usual case, every card a plain string: the pile is read by whole-list
+        # operations, no code per card. Anything else takes the loop below, which also
+        # names the first problem.
+        found = list(map(_SHORT.get, pile))
+        if found and end <= DECK_SIZE and None not in found:
+            rows = cast(list[tuple[int, int, bool, bool, int]], found)
+            ups, downs, crosses, shown, pairs = zip(*rows, strict=True)
+            if score or True not in crosses:
+                face[start:end] = ups
+                back[start:end] = downs
+                cross_of[start:end] = crosses
+                k = end - start
+                if True in shown:
+                    kdown[start:end] = [every if o else short_down for o in shown]
+                    if draw:
+                        kup[start:end] = [every if o else 0 for o in shown]
+                    else:
+                        kup[start:end] = [every] * k
+                else:
+                    kdown[start:end] = [short_down] * k
+                    kup[start:end] = [0 if draw else every] * k
+                if draw and top_visible:
+                    kup[end - 1] = every
+                codes.extend(pairs)
+                next_id = end
+                return list(range(start, end))
         last = len(pile) - 1
         for i, entry in enumerate(pile):
             c = start + i
@@ -236,9 +281,9 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
                 short = _SHORT.get(entry)
                 if short is None:
                     raise _bad_text(SHORT_CARD_PATTERN, f"{where}[{i}]")
-                up, down, cross = short
-                up_k = every if not draw or (i == last and top_visible) else 0
-                down_k = short_down
+                up, down, cross, known, _code = short
+                up_k = every if known or not draw or (i == last and top_visible) else 0
+                down_k = every if known else short_down
             else:
                 assert isinstance(entry, K20CardDocument)
                 pair = _PAIR.get(entry.card)
@@ -258,8 +303,9 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
             kup[c] = up_k
             kdown[c] = down_k
             cross_of[c] = cross
-        next_id = start + len(pile)
-        return list(range(start, next_id))
+            codes.append(_PAIR_CODE[6 * up + down])
+        next_id = end
+        return list(range(start, end))
 
     def per_seat(key: str, value: list[Any] | None, default: list[Any]) -> list[Any]:
         if value is None:
@@ -281,8 +327,8 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
                          count=next_id, cards=DECK_SIZE)
     # The deck's composition: sorted pair codes compared at once; on a difference, the
     # counts name the first card that is off.
-    if sorted([_PAIR_CODE[6 * a + b] for a, b in zip(face, back, strict=True)]) != _deck_codes(
-            opts.deck):
+    codes.sort()
+    if codes != _deck_codes(opts.deck):
         have = Counter(pair_key(a, b) for a, b in zip(face, back, strict=True))
         deck = pair_counts(opts.deck)
         key = min((have - deck) or (deck - have))
