@@ -17,6 +17,8 @@ types generate the JSON Schemas in ``docs/schemas``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import msgspec
@@ -198,6 +200,7 @@ class ObservationDocument(Document, frozen=True):
 def state_to_json(state: KKState) -> dict[str, Any]:
     """The position document of ``state`` (card names, positions counted from 1)."""
     names = _NAMES
+    entries = _HAND_ENTRIES
     return {
         "format": POSITION_FORMAT,
         "game": GAME_NAME,
@@ -210,10 +213,7 @@ def state_to_json(state: KKState) -> dict[str, Any]:
         "to_move": state.current_player,
         "chips": list(state.chips),
         "hands": [
-            [
-                {"position": i, "card": names[c], "public": k}
-                for i, c, k in zip(_POSITIONS, h, kn)  # noqa: B905 (same lengths)
-            ]
+            [entries[i][c][k].copy() for i, c, k in zip(_POSITIONS, h, kn)]  # noqa: B905
             for h, kn in zip(state.hands, state.known, strict=True)
         ],
         "reserves": [[names[c] for c in r] for r in state.reserves],
@@ -249,6 +249,13 @@ def state_to_json(state: KKState) -> dict[str, Any]:
 _NAMES: Final = tuple(card_name(c) if c else "" for c in range(16))
 """Card -> its name, by index (cheaper than a call per card)."""
 _POSITIONS: Final = range(1, MAX_HAND + 1)
+_HAND_ENTRIES: Final = tuple(
+    tuple(({"position": i, "card": _NAMES[c], "public": False},
+           {"position": i, "card": _NAMES[c], "public": True})
+          for c in range(16))
+    for i in range(MAX_HAND + 1))
+"""Hand entries by position, card and publicity: ``to_json`` hands out copies (a dict copy
+costs less than building it)."""
 
 
 def _names(cards: Iterable[int]) -> list[str]:
@@ -256,13 +263,6 @@ def _names(cards: Iterable[int]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- reading
-def _cards(names: Iterable[str]) -> list[int]:
-    # Only canonical names get here (see _check_card_names): one lookup each
-    # (``parse_card`` reads what people type and costs several times as much).
-    by_name = CARD_BY_NAME
-    return [by_name[n] for n in names]
-
-
 def _check_card_names(doc: PositionDocument) -> None:
     """Raise the shape error (``document.invalid``, as msgspec words it) for the first card
     name that is not canonical, with its place in the document."""
@@ -301,6 +301,10 @@ _CARD_NAME_SET: Final = frozenset(CARD_BY_NAME)
 _DECK_COUNT_LIST: Final = [DECK_COUNTS[c] for c in range(16)]
 _SORTED_DECK: Final = sorted(DECK)
 _POSITION_LISTS: Final = [list(range(1, k + 1)) for k in range(MAX_HAND + 1)]
+_CLOCKWISE: Final = [[[(leader + i) % n for i in range(n)] for leader in range(n)]
+                     for n in range(6)]
+"""Every seat clockwise from a leader, by players and leader (a fresh list is made only when
+somebody is out of the deal)."""
 
 
 def _initial_draw_pile(players: int, hand_size: int) -> int:
@@ -335,13 +339,23 @@ def state_from_json(game: KrassKariert, data: object) -> KKState:
     """
     _check_kind(data)
     doc = read_document(data, PositionDocument, what="Krass Kariert position")
-    _check_card_names(doc)
+    # Every card name read at once, before anything else (a name that is not canonical is
+    # a shape error, which comes first): one lookup each, a KeyError for any other name.
+    get = _CARD_OF
+    try:
+        hands = [list(map(get, map(_CARD_FIELD, h))) for h in doc.hands]
+        reserves = [list(map(get, r)) for r in doc.reserves]
+        draw_pile = list(map(get, reversed(doc.draw_pile)))
+        discard = list(map(get, doc.ablagestapel))
+        acts = [tuple(map(get, a.cards)) for a in doc.round.acts]
+        pending = None if doc.drawing is None else get(doc.drawing.card)
+    except KeyError:
+        _check_card_names(doc)
+        raise AssertionError("a card name was not canonical") from None  # pragma: no cover
     n = doc.players
     from kartentisch.games.krass_kariert.game import KrassKariert
 
-    mine, theirs = game.options, doc.options
-    if n == game.players and all(getattr(mine, f) == getattr(theirs, f)
-                                 for f in _OPTION_FIELDS):
+    if n == game.players and msgspec.structs.astuple(doc.options) == _option_values(game):
         own = game  # speed: no new game (and options check) when the document's are game's
     else:
         try:
@@ -351,75 +365,108 @@ def state_from_json(game: KrassKariert, data: object) -> KKState:
         if own.players == game.players and own.options == game.options:
             own = game
     state = KKState(own, doc.seed, deal_now=False)
-    _read_body(state, doc)
+    state.hands = hands
+    state.reserves = reserves
+    state.draw_pile = draw_pile
+    state.discard = discard
+    _read_body(state, doc, acts, pending)
     return state
 
 
-def _read_body(state: KKState, doc: PositionDocument) -> None:
+_OPTIONS_SEEN: list[tuple[object, tuple[object, ...]]] = []
+"""The last game's options and their values in the document's field order."""
+
+
+def _option_values(game: KrassKariert) -> tuple[object, ...]:
+    """``game``'s options in the order of :class:`OptionsDocument`'s fields (remembered for
+    the last options object asked about: most reads are for one game)."""
+    options = game.options
+    if _OPTIONS_SEEN and _OPTIONS_SEEN[0][0] is options:
+        return _OPTIONS_SEEN[0][1]
+    values = tuple(getattr(options, f) for f in _OPTION_FIELDS)
+    _OPTIONS_SEEN[:] = [(options, values)]
+    return values
+
+
+_ACT_NAMES: Final = tuple(f"round act {i + 1}" for i in range(5))
+_ACT_CARDS: Final = {"nachzieh": (NACHZIEH,), "stopp": (STOPP,)}
+"""The card an act of each kind (but combinations and reserves) plays."""
+_CARD_OF: Final = CARD_BY_NAME.__getitem__
+_CARD_FIELD: Final = attrgetter("card")
+_POSITION_FIELD: Final = attrgetter("position")
+_PUBLIC_FIELD: Final = attrgetter("public")
+
+
+def _read_body(state: KKState, doc: PositionDocument, acts: list[tuple[int, ...]],
+               pending: int | None) -> None:
+    # The document's lists were made for this read and nothing else holds them, so the
+    # state takes them as they are (no copies).
     game = state.game
     n = game.players
     state.deal = doc.deal
     state.rounds = doc.rounds
-    state.phase = doc.phase
+    state.phase = phase = doc.phase
 
-    for name in ("chips", "hands", "reserves", "in_deal"):
-        if len(getattr(doc, name)) != n:
-            raise impossible(f"{name!r} must be a list with one entry per player ({n})",
-                             field=name, count=n)
-    for s, c in enumerate(doc.chips):
-        if c > game.starting_chips:
-            raise impossible(
-                f"chips of seat {s} must be a whole number from 0 to {game.starting_chips},"
-                f" not {c}", seat=s, chips=c)
-    state.chips = list(doc.chips)
-    state.hands, state.known = [], []
-    by_name = CARD_BY_NAME
-    for s, hand in enumerate(doc.hands):
-        positions = [e.position for e in hand]
-        if positions != _POSITION_LISTS[len(positions)]:
+    hands = doc.hands
+    if len(doc.chips) != n or len(hands) != n or len(doc.reserves) != n or len(
+            doc.in_deal) != n:
+        for name in ("chips", "hands", "reserves", "in_deal"):
+            if len(getattr(doc, name)) != n:
+                raise impossible(f"{name!r} must be a list with one entry per player ({n})",
+                                 field=name, count=n)
+    starting = game.starting_chips
+    if max(doc.chips) > starting:
+        for s, c in enumerate(doc.chips):
+            if c > starting:
+                raise impossible(
+                    f"chips of seat {s} must be a whole number from 0 to {starting},"
+                    f" not {c}", seat=s, chips=c)
+    state.chips = doc.chips
+    positions = _POSITION_LISTS
+    for s, hand in enumerate(hands):
+        if list(map(_POSITION_FIELD, hand)) != positions[len(hand)]:
             for i, entry in enumerate(hand):
                 if entry.position != i + 1:
                     raise impossible(
                         f"hand of seat {s} has a position gap: entry {i + 1} says position"
                         f" {entry.position}", seat=s, entry=i + 1, position=entry.position)
-        state.hands.append([by_name[e.card] for e in hand])
-        state.known.append([e.public for e in hand])
-    state.reserves = [_cards(r) for r in doc.reserves]
-    state.draw_pile = list(reversed(_cards(doc.draw_pile)))
-    state.discard = _cards(doc.ablagestapel)
-    state.in_deal = list(doc.in_deal)
-    for s in doc.losers:
-        if s >= n:
-            raise impossible(f"'losers' names seat {s}, but seats are 0 to {n - 1}", seat=s)
-    if len(set(doc.losers)) != len(doc.losers):
-        raise impossible("'losers' names a seat twice")
-    state.losers = list(doc.losers)
+    state.known = [list(map(_PUBLIC_FIELD, hand)) for hand in hands]
+    state.in_deal = doc.in_deal
+    losers = doc.losers
+    if losers:
+        for s in losers:
+            if s >= n:
+                raise impossible(f"'losers' names seat {s}, but seats are 0 to {n - 1}",
+                                 seat=s)
+        if len(set(losers)) != len(losers):
+            raise impossible("'losers' names a seat twice")
+        state.losers = losers
 
     drawing = doc.drawing
-    if doc.phase == DRAW:
+    if phase == DRAW:
         if drawing is None:
             raise impossible("phase 'draw' needs a 'drawing' object (winner, card, left)")
         if drawing.winner >= n:
             raise impossible(f"drawing 'winner' {drawing.winner} is not a seat",
                              seat=drawing.winner)
         state.round_winner = drawing.winner
-        state.pending = CARD_BY_NAME[drawing.card]
+        state.pending = pending
         state.draws_left = drawing.left
     elif drawing is not None:
         raise impossible("'drawing' must be null unless the phase is 'draw'")
 
-    _read_round(state, doc.round)
+    _read_round(state, doc.round, acts)
     _check_cards(state)
     _check_turn(state, doc.to_move)
 
 
-def _read_round(state: KKState, rnd: RoundDocument) -> None:
+def _read_round(state: KKState, rnd: RoundDocument, act_cards: list[tuple[int, ...]]) -> None:
     n = state.game.players
     if rnd.leader >= n:
         raise impossible(f"round 'leader' {rnd.leader} is not a seat", seat=rnd.leader)
-    state.leader = rnd.leader
-    order = list(rnd.order)
-    if any(s >= n for s in order) or len(set(order)) != len(order):
+    state.leader = leader = rnd.leader
+    order = rnd.order
+    if (order and max(order) >= n) or len(set(order)) != len(order):
         raise impossible(f"round 'order' must name seats 0 to {n - 1}, each once")
     state.participants = order
     if rnd.acts_done > len(order):
@@ -427,7 +474,10 @@ def _read_round(state: KKState, rnd: RoundDocument) -> None:
                          " of the round", acts_done=rnd.acts_done)
     state.act_index = rnd.acts_done
     if state.phase != OVER:
-        expected = [s for s in ((state.leader + i) % n for i in range(n)) if state.in_deal[s]]
+        expected = _CLOCKWISE[n][leader]
+        in_deal = state.in_deal
+        if False in in_deal:
+            expected = [s for s in expected if in_deal[s]]
         if order != expected:
             raise impossible(
                 f"round 'order' must be the players in the deal clockwise from the leader"
@@ -436,13 +486,13 @@ def _read_round(state: KKState, rnd: RoundDocument) -> None:
         raise impossible("round 'acts' must list exactly 'acts_done' acts")
     windows = WINDOW_TABLES[state.game.options.x_with_x]
     for i, a in enumerate(rnd.acts):
-        where = f"round act {i + 1}"
+        where = _ACT_NAMES[i]
         if i and state.round_acts[-1].kind == "stopp":
             raise impossible(f"{where} comes after a Stopp, which ends the round", act=i + 1)
         if a.seat != order[i]:
             raise impossible(f"{where} is by seat {a.seat}, but seat {order[i]} acts then",
                              act=i + 1, seat=a.seat, expected=order[i])
-        cards = tuple(_cards(a.cards))
+        cards = act_cards[i]
         declared = tuple(a.x_values)
         value = NO_COMBINATION
         kind = a.kind
@@ -457,7 +507,7 @@ def _read_round(state: KKState, rnd: RoundDocument) -> None:
                 raise impossible(f"{where} does not beat the combination before it", act=i + 1)
             state.best, state.best_seat = value, a.seat
         else:
-            expected_card = {"nachzieh": (NACHZIEH,), "stopp": (STOPP,)}.get(kind)
+            expected_card = _ACT_CARDS.get(kind)
             if expected_card is not None and cards != expected_card:
                 raise impossible(
                     f"{where}: a {kind} act plays the card {_names(expected_card)[0]}",
@@ -476,9 +526,9 @@ def _read_round(state: KKState, rnd: RoundDocument) -> None:
 
 
 def _check_cards(state: KKState) -> None:
-    cards = state.draw_pile + state.discard
-    for pile in (*state.hands, *state.reserves):
-        cards += pile
+    hands, reserves = state.hands, state.reserves
+    draw_pile, discard = state.draw_pile, state.discard
+    cards = list(chain(draw_pile, discard, *hands, *reserves))
     if state.pending is not None:
         cards.append(state.pending)
     count = len(cards)
@@ -496,34 +546,40 @@ def _check_cards(state: KKState) -> None:
         raise impossible(
             f"card {card_name(card)} appears {counts[card]} times; the deck has"
             f" {DECK_COUNTS[card]}", card=card_name(card), count=counts[card])
-    played = [c for a in state.round_acts if a.kind != "reserve" for c in a.cards]
-    if played and state.discard[len(state.discard) - len(played) :] != played:
-        raise impossible("the 'ablagestapel' must end with the cards played in the current round")
+    acts = state.round_acts
+    if acts:
+        played = [c for a in acts if a.kind != "reserve" for c in a.cards]
+        if played and discard[len(discard) - len(played) :] != played:
+            raise impossible(
+                "the 'ablagestapel' must end with the cards played in the current round")
     # Every Nachzieh resolved earlier in the deal drew 3 cards; the current round's are
     # drawn after it, so the draw pile's size is fixed by the cards played.
     game = state.game
-    resolved = state.discard.count(NACHZIEH) - state.nachzieh_played
-    drawn = 3 * resolved
-    if state.phase == DRAW:
-        drawn += 3 * state.nachzieh_played - state.draws_left + 1
-        if not 1 <= state.draws_left <= 3 * state.nachzieh_played:
+    phase = state.phase
+    nachzieh = state.nachzieh_played
+    drawn = 3 * (discard.count(NACHZIEH) - nachzieh)
+    if phase == DRAW:
+        drawn += 3 * nachzieh - state.draws_left + 1
+        if not 1 <= state.draws_left <= 3 * nachzieh:
             raise impossible(
-                f"drawing 'left' must be 1 to {3 * state.nachzieh_played} after "
-                f"{state.nachzieh_played} Nachzieh card(s) in the round",
-                left=state.draws_left, nachzieh=state.nachzieh_played)
-    expected = _initial_draw_pile(game.players, game.hand_size) - drawn
-    if state.phase != OVER and len(state.draw_pile) != expected:
+                f"drawing 'left' must be 1 to {3 * nachzieh} after "
+                f"{nachzieh} Nachzieh card(s) in the round",
+                left=state.draws_left, nachzieh=nachzieh)
+    initial = _initial_draw_pile(game.players, game.hand_size)
+    expected = initial - drawn
+    size = len(draw_pile)
+    if phase != OVER and size != expected:
         raise impossible(
             f"the draw pile must hold {expected} cards after {drawn} were drawn this deal,"
-            f" not {len(state.draw_pile)}", expected=expected, count=len(state.draw_pile))
-    for s, hand in enumerate(state.hands):
-        if not state.in_deal[s] and hand:
+            f" not {size}", expected=expected, count=size)
+    in_deal = state.in_deal
+    over = phase == OVER
+    further = max(size - (initial - 6), 0)
+    winner = state.round_winner if phase == DRAW else -1
+    for s, hand in enumerate(hands):
+        if not in_deal[s] and hand:
             raise impossible(f"seat {s} is out of the deal but holds cards", seat=s)
-        if state.phase == OVER:
-            continue
-        further = len(state.draw_pile) - (len(DECK) - game.players * (game.hand_size + 2) - 6)
-        most = len(hand) + len(state.reserves[s]) + max(further, 0)
-        if most + (1 if state.phase == DRAW and s == state.round_winner else 0) > MAX_HAND:
+        if not over and len(hand) + len(reserves[s]) + further + (s == winner) > MAX_HAND:
             raise impossible(f"the hand of seat {s} could grow past {MAX_HAND} cards", seat=s)
 
 
