@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from itertools import accumulate, chain, pairwise
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -41,6 +42,7 @@ from kartentisch.games.krumme20.documents import (
     POSITION_FORMAT,
     SHORT_CARD_PATTERN,
     K20CardDocument,
+    K20OptionsDocument,
     K20PositionDocument,
 )
 from kartentisch.games.krumme20.state import FOUL, LOSS, OVER, SITOUT, K20State
@@ -188,6 +190,74 @@ def _bad_text(pattern: str, where: str) -> InvalidPositionError:
                                 params={"what": "position", "detail": detail})
 
 
+_NO_SCORES: tuple[list[list[str | K20CardDocument]], ...] = tuple(
+    [[] for _ in range(n)] for n in range(7))
+"""Empty score piles by players (for a document without ``scores``; never changed)."""
+
+_SHORT_MASKS: tuple[dict[object, tuple[int, int, bool, int, int]], ...] = tuple(
+    {text: (up, down, cross, (1 << n) - 1 if shown else 0, code)
+     for text, (up, down, cross, shown, code) in _SHORT.items()} for n in range(7))
+"""Per players: (up, down, crosswise, the mask of everybody for ``+`` else 0, pair code)
+by a plain-string card."""
+
+_OPTIONS_SEEN: list[tuple[object, tuple[object, ...]]] = []
+"""The last game's options and their values in field order (see :func:`_option_values`)."""
+
+
+def _option_values(game: Krumme20) -> tuple[object, ...]:
+    """``game``'s options in the order of the options document's fields (which follow
+    ``K20Options``' fields); remembered for the last options object asked about."""
+    options = game.options
+    if _OPTIONS_SEEN and _OPTIONS_SEEN[0][0] is options:
+        return _OPTIONS_SEEN[0][1]
+    values = tuple(getattr(options, f) for f in K20OptionsDocument.__struct_fields__)
+    _OPTIONS_SEEN[:] = [(options, values)]
+    return values
+
+
+def _read_strings(state: K20State, codes: list[int], hands: list[list[str | K20CardDocument]],
+                  scores: list[list[str | K20CardDocument]], ablage: list[str | K20CardDocument],
+                  abwurf: list[str | K20CardDocument],
+                  draw: list[str | K20CardDocument]) -> bool:
+    """Read the cards of a document whose 54 cards are all plain strings, with no crosswise
+    card off the score piles (what ``to_json`` writes unless a side is known to some seats
+    only), by whole-list operations: no code per card; ``codes`` gets the cards' pair codes,
+    sorted. False, with nothing read, for anything else (then the card-by-card reader names
+    what is wrong)."""
+    n = state.game.players
+    piles = [*hands, *scores, ablage, abwurf, draw]
+    found: list[Any] = list(map(_SHORT_MASKS[n].get, chain.from_iterable(piles)))
+    if len(found) != DECK_SIZE or None in found:
+        return False
+    ups, downs, crosses, shown, pairs = zip(*found, strict=True)
+    sizes = list(map(len, piles))
+    bounds = list(accumulate(sizes, initial=0))
+    in_hands, in_scores, draw_from = bounds[n], bounds[2 * n], DECK_SIZE - len(draw)
+    if True in crosses[:in_hands] or True in crosses[in_scores:]:
+        return False
+    every = (1 << n) - 1
+    state.face[:] = ups
+    state.back[:] = downs
+    state.cross[:] = crosses
+    kdown = list(shown)  # everybody for "+", else nobody ...
+    if state.peek_own:  # ... or a personal card's owner
+        for s in range(n):
+            for c in range(bounds[s], bounds[s + 1]):
+                kdown[c] |= 1 << s
+    state.kdown[:] = kdown
+    kup = [every] * draw_from  # outside the draw pile: everybody; in it, nobody ...
+    kup += shown[draw_from:]  # ... but for "+" ...
+    if draw and state.draw_top_visible:  # ... and the visible top
+        kup[-1] = every
+    state.kup[:] = kup
+    ids = [list(range(a, b)) for a, b in pairwise(bounds)]
+    state.hands = ids[:n]
+    state.scores = ids[n:2 * n]
+    state.ablage, state.abwurf, state.draw = ids[2 * n:]
+    codes[:] = sorted(pairs)
+    return True
+
+
 def _deck_codes(deck: str) -> list[int]:
     codes = _DECK_CODES.get(deck)
     if codes is None:
@@ -209,10 +279,10 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
     n = d.players
     from kartentisch.games.krumme20.game import Krumme20
 
-    options = msgspec.structs.asdict(d.options)
-    if game is None or game.players != n or game.options_json() != options:
+    if game is None or game.players != n or msgspec.structs.astuple(
+            d.options) != _option_values(game):
         try:
-            game = Krumme20(n, options)
+            game = Krumme20(n, msgspec.structs.asdict(d.options))
         except InvalidOptionsError as exc:  # a combination the types cannot refuse
             raise InvalidPositionError(f"options: {exc}", code=exc.code,
                                        params=exc.params) from None
@@ -245,32 +315,6 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
         end = start + len(pile)
         # A plain string's knowledge (see the module's docstring).
         short_down = (1 << owner) if owner is not None and opts.peek_own else 0
-        # The usual case, every card a plain string: the pile is read by whole-list
-        # operations, no code per card. Anything else takes the loop below, which also
-        # names the first problem.
-        found = list(map(_SHORT.get, pile))
-        if found and end <= DECK_SIZE and None not in found:
-            rows = cast(list[tuple[int, int, bool, bool, int]], found)
-            ups, downs, crosses, shown, pairs = zip(*rows, strict=True)
-            if score or True not in crosses:
-                face[start:end] = ups
-                back[start:end] = downs
-                cross_of[start:end] = crosses
-                k = end - start
-                if True in shown:
-                    kdown[start:end] = [every if o else short_down for o in shown]
-                    if draw:
-                        kup[start:end] = [every if o else 0 for o in shown]
-                    else:
-                        kup[start:end] = [every] * k
-                else:
-                    kdown[start:end] = [short_down] * k
-                    kup[start:end] = [0 if draw else every] * k
-                if draw and top_visible:
-                    kup[end - 1] = every
-                codes.extend(pairs)
-                next_id = end
-                return list(range(start, end))
         last = len(pile) - 1
         for i, entry in enumerate(pile):
             c = start + i
@@ -315,19 +359,24 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
                              players=n, count=len(value))
         return value
 
-    state.hands = [read_pile(h, f"hands[{s}]", owner=s)
-                   for s, h in enumerate(per_seat("hands", d.hands, []))]
-    state.scores = [read_pile(p, f"scores[{s}]", score=True)
-                    for s, p in enumerate(per_seat("scores", d.scores, [[] for _ in range(n)]))]
-    state.ablage = read_pile(d.ablage, "ablage")
-    state.abwurf = read_pile(d.abwurf, "abwurf")
-    state.draw = read_pile(d.draw_pile, "draw_pile", draw=True)
+    hands = per_seat("hands", d.hands, [])
+    scores = per_seat("scores", d.scores, _NO_SCORES[n])
+    if not _read_strings(state, codes, hands, scores, d.ablage, d.abwurf, d.draw_pile):
+        # Something else than the usual plain strings: card by card, naming the first
+        # problem.
+        state.hands = [read_pile(h, f"hands[{s}]", owner=s) for s, h in enumerate(hands)]
+        state.scores = [read_pile(p, f"scores[{s}]", score=True) for s, p in enumerate(scores)]
+        state.ablage = read_pile(d.ablage, "ablage")
+        state.abwurf = read_pile(d.abwurf, "abwurf")
+        state.draw = read_pile(d.draw_pile, "draw_pile", draw=True)
+    else:
+        next_id = DECK_SIZE
     if next_id != DECK_SIZE:
         raise impossible(f"the position holds {next_id} cards; the game has {DECK_SIZE}",
                          count=next_id, cards=DECK_SIZE)
     # The deck's composition: sorted pair codes compared at once; on a difference, the
     # counts name the first card that is off.
-    codes.sort()
+    codes.sort()  # (sorted already when read whole)
     if codes != _deck_codes(opts.deck):
         have = Counter(pair_key(a, b) for a, b in zip(face, back, strict=True))
         deck = pair_counts(opts.deck)
