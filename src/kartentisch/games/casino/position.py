@@ -13,6 +13,7 @@ player to move who can move. The first problem found is named in the error: code
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import msgspec
@@ -233,7 +234,12 @@ _BY_NAME: Final = {name: card for card, name in enumerate(CARD_NAMES)}
 reads a card (``parse_card``, for what people type, costs ten times as much)."""
 
 
-_ALL_CARDS: Final = (1 << 52) - 1
+_BITS: Final = tuple(1 << c for c in range(52))
+_new_tuple: Final = tuple.__new__
+_RESULT_KEYS: Final = (*SCORE_ITEMS, "total")
+"""A pack result's items as the state keeps them: :class:`PackResultDocument`'s fields, in
+order."""
+assert PackResultDocument.__struct_fields__ == _RESULT_KEYS
 
 
 _BY_NAME_GET: Final = _BY_NAME.__getitem__
@@ -400,12 +406,8 @@ def _check_cards(state: CasinoState) -> None:
     groups: list[list[int] | tuple[int, ...]] = [
         state.deck, state.loose, *state.hands, *state.captured,
         *(b.cards for b in state.builds.values())]
-    mask = 0
-    for group in groups:
-        for card in group:
-            mask |= 1 << card
-    if mask == _ALL_CARDS and sum(map(len, groups)) == 52:
-        return
+    if sum(map(len, groups)) == 52 and len(set(chain.from_iterable(groups))) == 52:
+        return  # 52 cards, 52 different ones (every name read is a card)
     total = Counter(state.deck) + Counter(state.loose)
     for h in state.hands:
         total.update(h)
@@ -433,27 +435,25 @@ def _read_plays(state: CasinoState, doc: CasinoPosition,
     :func:`_check_cards`, so a mask and a count say whether they match its pile)."""
     counts = [0] * n
     records: list[PlayRecord] = []
+    bits = _BITS.__getitem__
     for i, p in enumerate(doc.plays):
-        where = f"play {i + 1}: "
-        if p.seat >= n:
-            raise impossible(f"{where}seat {p.seat} is not a seat", field="plays")
-        if (p.card is None) != (p.kind == "table"):
-            raise impossible(f"{where}only a 'table' entry has no card", field="plays")
+        seat, kind = p.seat, p.kind
+        if seat >= n:
+            raise impossible(f"play {i + 1}: seat {seat} is not a seat", field="plays")
         card, cards = plays[i]
-        if p.kind == "capture" or p.kind == "table":
-            for c in cards:
-                taken[p.seat] |= 1 << c
-            if card >= 0:
-                taken[p.seat] |= 1 << card
-            counts[p.seat] += len(cards) + (card >= 0)
-        records.append(PlayRecord(p.seat, p.kind, card, tuple(cards), p.value, p.sweep))
+        if (card < 0) != (kind == "table"):
+            raise impossible(f"play {i + 1}: only a 'table' entry has no card", field="plays")
+        if kind == "capture" or kind == "table":
+            # (every card is once in the position, see _check_cards: a sum of bits is a mask)
+            taken[seat] |= sum(map(bits, cards)) | (bits(card) if card >= 0 else 0)
+            counts[seat] += len(cards) + (card >= 0)
+        # (tuple.__new__ is what the named tuple's own constructor calls, minus a frame)
+        records.append(_new_tuple(PlayRecord, (seat, kind, card, tuple(cards), p.value,
+                                               p.sweep)))
     state.plays = records
     for s in range(n):
         pile = state.captured[s]
-        mask = 0
-        for c in pile:
-            mask |= 1 << c
-        if taken[s] != mask or counts[s] != len(pile):
+        if taken[s] != sum(map(bits, pile)) or counts[s] != len(pile):
             raise impossible(f"captured of seat {s} differs from the cards its plays captured",
                              field="captured", seat=s)
 
@@ -470,21 +470,24 @@ def _read_scores(state: CasinoState, doc: CasinoPosition) -> None:
                          "finished", field="pack_results")
     results: list[dict[str, list[int]]] = []
     for i, r in enumerate(doc.pack_results):
-        items = {k: list(getattr(r, k)) for k in (*SCORE_ITEMS, "total")}
+        # The result's lists in the order of _RESULT_KEYS (its fields; fresh lists of this
+        # read, so the state keeps them).
+        values: tuple[list[int], ...] = msgspec.structs.astuple(r)
         where = f"pack result {i + 1}: "
-        if any(len(v) != sides for v in items.values()):
+        if any(len(v) != sides for v in values):
             raise impossible(f"{where}each item needs one entry per side ({sides})",
                              field="pack_results")
-        if (sum(items["big_casino"]) != 2 or sum(items["little_casino"]) != 1
-                or sum(items["aces"]) != 4 or sum(items["cards"]) not in (0, 3)
-                or sum(items["spades"]) not in (0, 1)):
+        cards, spades, big, little, aces, _sweeps, _total = map(sum, values)
+        if (big != 2 or little != 1 or aces != 4 or cards not in (0, 3)
+                or spades not in (0, 1)):
             raise impossible(f"{where}the points do not share out one pack", field="pack_results")
-        if items["total"] != [sum(items[k][s] for k in SCORE_ITEMS) for s in range(sides)]:
+        if values[-1] != list(map(sum, zip(*values[:-1], strict=True))):
             raise impossible(f"{where}'total' is not the sum of the items", field="pack_results")
-        results.append(items)
+        results.append(dict(zip(_RESULT_KEYS, values, strict=True)))
     state.pack_results = results
     scores = list(doc.scores)
-    earned = [sum(r["total"][s] for r in results) for s in range(sides)]
+    earned = (list(map(sum, zip(*(r["total"] for r in results), strict=True))) if results
+              else [0] * sides)
     if doc.winners and doc.winners[0] >= sides:
         raise impossible("'winners' must name a side", field="winners")
     if game.options.count_out:
