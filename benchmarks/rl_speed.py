@@ -32,8 +32,10 @@ from that directory; a compiled row whose process does not run compiled is an er
 
 ``--breakdown`` says instead where a step's time goes in our environments: the
 game (``Table.step_token``: the token, and on a whole action the rules' transition, the next
-legal ids and the next decision), the encoding (``state_bytes``, the fast path),
-writing numpy arrays (the rest of ``observe`` and ``mask``), and the rest
+legal ids and the next decision), the encoding (``state_bytes``, the fast path; since the
+tables serve the seat to act through a one-row core of :mod:`kartentisch.rl.fast.rows`, its
+vector is written inside ``observe`` and counts under arrays), writing numpy arrays (the rest
+of ``observe`` and ``mask``), and the rest
 (PettingZoo's loop and the random policy). Each part is timed with ``time.process_time``
 around the calls, which adds a little to every part. The batch stepper steps all its rows in
 one call of its rows' core (:mod:`kartentisch.rl.fast.rows`, compiled with the rules), which
