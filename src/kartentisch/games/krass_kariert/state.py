@@ -91,6 +91,9 @@ RESERVE_BASE: Final[int] = _actions.RESERVE_BASE
 RESERVE_STRIDE: Final[int] = _actions.RESERVE_STRIDE
 _DECK: Final = DECK
 _ACT: Final = Act
+_NEW_TUPLE: Final[Any] = tuple.__new__
+"""``tuple.__new__``, bound once: ``_NEW_TUPLE(_ACT, fields)`` builds an :class:`Act` without
+the named tuple's Python-level ``__new__`` (and without looking the method up each time)."""
 
 PLAY: Final = "play"
 """Phase: a player acts in a round."""
@@ -503,7 +506,8 @@ class KKState(State[Action, "KKObservation"]):
             entry = (table.at(key) if at_key is None else at_key)[start]
             beating = entry[0][rank]
             if beating:  # the strongest ``beating`` plays here beat the round's best
-                out.extend((entry[1] if k == 1 else entry[2])[:beating])
+                found = entry[1] if k == 1 else entry[2]
+                out.extend(found if beating == len(found) else found[:beating])
         # A follower who does not beat must take a reserve card (allowed even when they
         # could beat); without reserve cards they concede the deal.
         reserves = self.reserves[seat]
@@ -602,7 +606,7 @@ class KKState(State[Action, "KKObservation"]):
             card = self.reserves[seat].pop(0 if aid < RESERVE_BASE + RESERVE_STRIDE else 1)
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
-            self.round_acts.append(tuple.__new__(
+            self.round_acts.append(_NEW_TUPLE(
                 _ACT, (seat, "reserve", (card,), (), NO_COMBINATION, position)))
             self._log.append(word | RESERVE | card << CARDS_SHIFT)
             self._next_actor()
@@ -631,7 +635,7 @@ class KKState(State[Action, "KKObservation"]):
         Nachzieh): the transition of :meth:`apply_unchecked` for plays.
 
         The round keeps its acts as :class:`Act` (besides the log word). Speed:
-        ``tuple.__new__(_ACT, ...)`` builds an Act without the named tuple's slower
+        ``_NEW_TUPLE(_ACT, ...)`` builds an Act without the named tuple's slower
         Python-level ``__new__``.
         """
         seat = self._current
@@ -642,12 +646,15 @@ class KKState(State[Action, "KKObservation"]):
         first = hand[start]
         cards = tuple(hand[start:end])
         known = self.known[seat]
-        for _ in range(end - start):  # speed: pops, cheaper than deleting a slice
+        if end - start == 1:  # speed: a pop is cheaper than deleting a slice of one
             hand.pop(start)
             known.pop(start)
+        else:
+            del hand[start:end]
+            del known[start:end]
         self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
         if first == STOPP:  # ends the round at once; the Stopp player wins it
-            self.round_acts.append(tuple.__new__(
+            self.round_acts.append(_NEW_TUPLE(
                 _ACT, (seat, "stopp", cards, (), NO_COMBINATION, start)))
             self._log.append(word | STOPP_ACT | first << CARDS_SHIFT)
             self.act_index += 1
@@ -656,12 +663,12 @@ class KKState(State[Action, "KKObservation"]):
         act: Act
         if first == NACHZIEH:  # does not change what must be beaten
             self.nachzieh_played += 1
-            act = tuple.__new__(_ACT, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
+            act = _NEW_TUPLE(_ACT, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
             word |= NACHZIEH_ACT | first << CARDS_SHIFT
         else:
             self.best = value
             self.best_seat = seat
-            act = tuple.__new__(_ACT, (seat, "combination", cards, PLAY_XS[aid], value, start))
+            act = _NEW_TUPLE(_ACT, (seat, "combination", cards, PLAY_XS[aid], value, start))
             packed = first
             if len(cards) > 1:
                 packed |= cards[1] << 4
