@@ -118,3 +118,17 @@ def test_make_action_is_action_from_id() -> None:
                 made.card = 0  # type: ignore[misc]
             checked += 1
     assert checked > 1000
+
+
+def test_groups_on_the_table_are_the_groups_using_its_values() -> None:
+    """The move tables' groups for a table (built value by value and cached) are exactly
+    the groups of v whose values all lie on the table."""
+    from kartentisch.games.casino import movegen
+
+    ones = movegen._ONES
+    for v in range(1, 11):
+        for support_bits in range(1 << v):
+            support = sum(1 << 4 * k for k in range(v) if support_bits >> k & 1)
+            direct = sorted(g for g in movegen._GROUPS[v]
+                            if not (g | g >> 1 | g >> 2) & ones & ~support)
+            assert sorted(movegen._on_table(support, v)) == direct, (v, bin(support_bits))

@@ -215,12 +215,7 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     groups completed by a card of value ``w`` when ``w`` is not 0 (in no particular order:
     the move generator sorts the ids it makes)."""
     limit = n | _GUARD
-    skey = ((n | n >> 1 | n >> 2) & _ONES) << 4 | v  # the values on the table, and v
-    candidates = _ON_TABLE.get(skey)
-    if candidates is None:
-        support = skey >> 4
-        candidates = _ON_TABLE[skey] = tuple(
-            [g for g in _GROUPS[v] if not (g | g >> 1 | g >> 2) & _ONES & ~support])
+    candidates = _on_table((n | n >> 1 | n >> 2) & _ONES, v)
     groups = [g for g in candidates if (limit - g) & _GUARD == _GUARD]
     if w:
         found = {x for x in _JOINS[v * 11 + w] if (limit - x) & _GUARD == _GUARD}
@@ -241,6 +236,29 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
 _ON_TABLE: dict[int, tuple[int, ...]] = {}
 """The groups of v (:data:`_GROUPS`) that use only values on the table, by the table's
 values (bit ``4(k - 1)`` for value k) ``<< 4 | v``: at most 2^v keys for each v."""
+_TOPPED: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(g for g in _GROUPS[v] if g.bit_length() - 1 >> 2 == t - 1)
+    for v in range(11) for t in range(11))
+"""``_TOPPED[v * 11 + t]``: the groups of v whose largest value is t."""
+
+
+def _on_table(support: int, v: int) -> tuple[int, ...]:
+    """:data:`_ON_TABLE` for the values ``support``: those of the values below the largest
+    (most often known already), and the groups that the largest value tops."""
+    key = support << 4 | v
+    found = _ON_TABLE.get(key)
+    if found is None:
+        if support:
+            top = support.bit_length() - 1
+            found = _on_table(support ^ (1 << top), v) + tuple(
+                [g for g in _TOPPED[v * 11 + (top >> 2) + 1]
+                 if not (g | g >> 1 | g >> 2) & _ONES & ~support])
+        else:
+            found = ()
+        if len(_ON_TABLE) >= _CACHE_LIMIT:
+            _ON_TABLE.clear()
+        _ON_TABLE[key] = found
+    return found
 _PLAN_OF: dict[int, Plan] = {}
 """The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
 
@@ -266,8 +284,9 @@ def _expand(plans: tuple[Plan, ...], mask: int) -> tuple[int, ...]:
             kj, shift = plan[0]
             out.extend(_CHOOSE[kj + (mask >> shift & 15) * 5])
             continue
-        sets = [0]
-        for kj, shift in plan:
+        kj, shift = plan[0]
+        sets = list(_CHOOSE[kj + (mask >> shift & 15) * 5])
+        for kj, shift in plan[1:]:
             subs = _CHOOSE[kj + (mask >> shift & 15) * 5]
             sets = [m | s for m in sets for s in subs]
         out.extend(sets)
@@ -291,7 +310,8 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
     key = loose << 8 | v << 4 | w
     found = _SETS.get(key)
     if found is None:
-        n = counts_of(loose)
+        n = loose - ((loose >> 1) & _FIVES)  # counts_of(loose), inlined
+        n = (n & _THREES) + ((n >> 2) & _THREES)
         ckey = n << 8 | v << 4 | w
         vectors = _COUNTS.get(ckey)
         if vectors is None:
