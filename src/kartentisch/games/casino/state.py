@@ -339,6 +339,27 @@ class CasinoState(State[Action, "CasinoObservation"]):
         other._legal = self._legal  # a tuple
         return other
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickling: the state is rebuilt by :func:`_unpickle` from the game, the seed and
+        the fields :meth:`clone` copies (the history as ids; events decoded again).
+
+        Why: a class compiled with mypyc is made only through ``__init__`` with its
+        arguments, so Python's default pickling (an empty object, then its fields) fails
+        for the compiled state. The pure class takes the same path, so a pickle made in
+        one mode loads in the other.
+        """
+        fields = (self._log, [action_id(a) for a in self._history], self._history_at,
+                  self._given, self._given_at, self.pack, self.dealer, self.deck, self.hands,
+                  self._loose, self._lmask, self._reach, self.builds, self.captured,
+                  self.sweeps, self.last_capturer, self.turn, self.last_turn, self._plays,
+                  self._plays_at, self.scores, self.pack_results, self.phase, self.winners,
+                  self._current, self._legal)
+        return (_unpickle, (self.game, self.seed, fields))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CasinoState:
+        """``copy.deepcopy`` is :meth:`clone` (which shares only what is immutable)."""
+        return self.clone()
+
     def observation(self, seat: Any) -> CasinoObservation:
         """What ``seat`` may know (``None``: a spectator); typed ``Any`` so that a bad seat
         gets :class:`~kartentisch.core.errors.InvalidSeatError` also when compiled."""
@@ -572,3 +593,16 @@ class CasinoState(State[Action, "CasinoObservation"]):
             if self.scores[side] >= TARGET:
                 return side
         return -1
+
+
+def _unpickle(game: Casino, seed: int, fields: tuple[Any, ...]) -> CasinoState:
+    """The state :meth:`CasinoState.__reduce__` pickled (fields in its order); the history's
+    actions become the shared objects again, as in a state that was never pickled."""
+    state = CasinoState(game, seed, deal_now=False)
+    (state._log, history, state._history_at, state._given, state._given_at, state.pack,
+     state.dealer, state.deck, state.hands, state._loose, state._lmask, state._reach,
+     state.builds, state.captured, state.sweeps, state.last_capturer, state.turn,
+     state.last_turn, state._plays, state._plays_at, state.scores, state.pack_results,
+     state.phase, state.winners, state._current, state._legal) = fields
+    state._history = [_INTERNED.get(i) or action_of(i) for i in history]
+    return state

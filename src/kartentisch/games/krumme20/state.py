@@ -375,6 +375,21 @@ class K20State(State[Action, "K20Observation"]):
             return
         super().check_actor(seat)  # type: ignore[arg-type]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickling: the state is rebuilt by :func:`_unpickle` from the game, the seed and
+        the fields :meth:`clone` copies (events and history decoded again, as in a clone).
+
+        Why: a class compiled with mypyc is made only through ``__init__`` with its
+        arguments, so Python's default pickling (an empty object, then its fields) fails
+        for the compiled state. The pure class takes the same path, so a pickle made in
+        one mode loads in the other.
+        """
+        return (_unpickle, (self.game, self.seed, tuple(getattr(self, n) for n in _PICKLED)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> K20State:
+        """``copy.deepcopy`` is :meth:`clone` (which shares only what is immutable)."""
+        return self.clone()
+
     def clone(self) -> K20State:
         """An independent copy: every list and the log are copied; what stays shared is
         immutable (the game, the legal ids' tuple, the queue's pairs). The copy decodes its
@@ -1111,3 +1126,20 @@ class K20State(State[Action, "K20Observation"]):
         self._log.append(L_DEAL | packed << 8)
         self._begin_turn(start)
         self._next_step()
+
+
+_PICKLED: Final = (
+    "_ids", "_log", "all_mask", "face", "back", "kup", "kdown", "cross", "hands", "scores",
+    "ablage", "abwurf", "draw", "total", "zeros", "turn", "phase", "_current", "value",
+    "second_done", "draws_left", "queue", "sitting_out", "final_turns", "turns", "fouls",
+    "secrets", "_legal",
+)
+"""The fields a pickle holds: those :meth:`K20State.clone` copies."""
+
+
+def _unpickle(game: Krumme20, seed: int, values: tuple[Any, ...]) -> K20State:
+    """The state :meth:`K20State.__reduce__` pickled."""
+    state = K20State(game, seed, deal_now=False)
+    for name, value in zip(_PICKLED, values, strict=True):
+        setattr(state, name, value)
+    return state
