@@ -41,12 +41,14 @@ $(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
 compiled: $(COMPILED_STAMP)
 
 # Both modes: the whole suite in pure Python, then, with the compiled core, the games' rules
-# and property tests, the search bots, playthroughs and the conformance suite (not the server,
-# browser, CLI or research tests, which add no compiled code of their own), to keep ~3 minutes;
-# also OpenSpiel's simulation checks (8 s), which pickle the compiled states.
+# and property tests, the search bots, playthroughs, the conformance suite, the research
+# encoders and batch rows (compiled too) and OpenSpiel's simulation checks (which pickle the
+# compiled states); not the server, browser or CLI tests, which add no compiled code of their
+# own, to keep ~3 minutes.
 COMPILED_TESTS := tests/krass_kariert tests/krass_kariert_bots tests/bots tests/krumme20 \
 	tests/casino tests/test_conformance.py tests/test_compiled_core.py tests/playthroughs \
-	tests/rl/test_openspiel.py
+	tests/rl/test_openspiel.py tests/rl/test_batch.py tests/rl/test_encodings.py \
+	tests/rl/test_environments.py tests/test_state_pickle.py
 # The Ray backend's test (marked ray) mostly waits for Ray to start (10-40 s): it runs in the
 # background from the start, beside ruff, mypy and the rest of the suite, and counts as theirs.
 test: $(STAMP) system $(COMPILED_STAMP)
