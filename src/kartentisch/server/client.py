@@ -135,8 +135,9 @@ class TableClient:
         ``TimeoutError`` after ``timeout`` seconds. Without ``start`` the search goes on from
         where the last such search stopped (:attr:`cursor`), so each message is seen once."""
         deadline = time.monotonic() + timeout
+        forget = not self.history and start is None
         async with self._arrived:
-            if not self.history and start is None:
+            if forget:  # without history, what earlier calls looked at goes ...
                 del self.received[:self.cursor]
                 self.cursor = 0
             index = self.cursor if start is None else start
@@ -148,6 +149,9 @@ class TableClient:
                         self.cursor = index
                     if predicate(message):
                         return message
+                if forget:  # ... and so does what this call looked at, before it waits
+                    del self.received[:index]
+                    index = self.cursor = 0
                 if self.closed:
                     raise ConnectionError("the connection closed")
                 left = deadline - time.monotonic()

@@ -39,10 +39,11 @@ def _kk_card(value: object) -> str:
 
 
 def _k20_card(value: object) -> str:
-    # A card is {"card": "up/down", ...} or "up/down" ("x" marks a crosswise card); the
-    # physical card is the unordered pair of its sides, whichever side is up.
+    # A card is {"card": "up/down", ...} or "up/down" ("x" marks a crosswise card, "+" one
+    # whose sides everybody knows); the physical card is the unordered pair of its sides,
+    # whichever side is up.
     text = str(value.get("card")) if isinstance(value, Mapping) else str(value)
-    sides = text.rstrip("x").split("/")
+    sides = text.rstrip("x+").split("/")
     return "/".join(sorted(sides))
 
 
