@@ -312,15 +312,11 @@ class Storage:
             for op in batch:  # find the conflicting write(s): one transaction each
                 self._commit([op])
             return
-        except DBAPIError as exc:
-            if retry and exc.connection_invalidated:  # e.g. the database restarted: once more
-                self._commit(batch, retry=False)
+        except Exception as exc:
+            if retry and isinstance(exc, DBAPIError) and exc.connection_invalidated:
+                self._commit(batch, retry=False)  # e.g. the database restarted: once more
                 return
-            log.error("storage: a write failed: %s", type(exc).__name__)
-            for op in batch:
-                _settle(op.future, exc)
-            return
-        except Exception as exc:  # the database is away: every waiter learns it
+            # the database is away: every waiter learns it
             log.error("storage: a write failed: %s", type(exc).__name__)
             for op in batch:
                 _settle(op.future, exc)
