@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import platform
 import random
@@ -187,20 +188,26 @@ def _run_openspiel(game_name: str, seconds: float, seed: int) -> Tally:
     game = pyspiel.load_game(game_name)
     rng = random.Random(seed)
 
-    def one_game(game_seed: int) -> int:  # OpenSpiel's chance nodes are sampled by rng
-        state = game.new_initial_state()
-        actions = 0
-        while not state.is_terminal() and actions < MAX_ACTIONS_PER_GAME:
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            actions += 1
-        return actions
+    def one_game(game_seed: int) -> int:
+        return _openspiel_random_game(game, rng, MAX_ACTIONS_PER_GAME)
 
     return timed(one_game, seconds, seed)
+
+
+def _openspiel_random_game(game: Any, rng: random.Random, limit: float) -> int:
+    """Play one game of an OpenSpiel ``game`` with random legal actions (chance nodes sampled
+    by ``rng`` with their probabilities), at most ``limit`` actions; returns the actions."""
+    state = game.new_initial_state()
+    actions = 0
+    while not state.is_terminal() and actions < limit:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        actions += 1
+    return actions
 
 
 def run_openspiel_doudizhu(seconds: float, seed: int) -> Tally:
@@ -275,17 +282,7 @@ def fixed_games(label: str, games: int, warmup: int, seed: int) -> int:
         rng = random.Random(seed)
 
         def one_spiel(game_seed: int) -> int:
-            state = spiel.new_initial_state()
-            actions = 0
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(outcomes, probs)[0])
-                    continue
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                actions += 1
-            return actions
+            return _openspiel_random_game(spiel, rng, math.inf)
 
         play: Callable[[int], int] = one_spiel
     else:

@@ -101,16 +101,6 @@ def loose_mask(cards: tuple[int, ...]) -> int:
     return mask
 
 
-def mask_cards(mask: int) -> tuple[int, ...]:
-    """The cards of a bitmask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
-
-
 def action_code(action: Action) -> int:
     """The ``code`` part of an action's factors (what the card does)."""
     if type(action) is Trail:
