@@ -2,11 +2,21 @@
 
 The environments' cheapest way to one seat's vector (:mod:`kartentisch.rl.encodings.krumme20`
 documents the layout; this module only builds it, as :mod:`.kk_bytes` does for Krass
-Kariert): a card's 16 cells
-for every pair of sides the seat knows (unknown included), a seat's flags, and every scaled
-count the layout holds (k / 10, k / 20, ... capped at 1) are float32 blocks worked out once;
-:func:`state_bytes` reads what one seat may know from the state and joins them, converting no
-Python number to float32.
+Kariert). Every block is worked out once at import, and most of them cover several
+neighbouring cells at once, so a vector is about 40 joined blocks rather than 90:
+
+* a personal card's 16 cells for every pair of sides the seat knows (unknown included), and
+  two neighbouring cards at once (2 401 pairs); a hand's last odd card with the hand's
+  padding;
+* a seat's 16 cells as four blocks: pile size and points, crosswise cards with fouls and the
+  three flags, the known up sides 0-2, and 3-5 with the seat's tail;
+* the side counts three at a time (the Ablagestapel's by 20, everything visible by 30);
+* the turn fields in four blocks (total with "above 20"; zeros, this turn's number, second
+  card and draws left; phase and queue length; final turns and turns).
+
+:func:`state_bytes` reads what one seat may know from the state, counts the known sides in
+one packed integer per count group (8 bits a number; no list per count) and joins the
+blocks, converting no Python number to float32.
 
 It reads exactly the fields that ``Krumme20Encoding.state_entries`` reads: where every card
 lies (public), of each card's sides only those whose knowledge mask (``kup``, ``kdown``)
@@ -24,7 +34,7 @@ from typing import Final
 
 import numpy as np
 
-from kartentisch.games.krumme20.actions import MAX_HAND
+from kartentisch.games.krumme20.actions import MAX_HAND, NUM_ACTIONS
 from kartentisch.games.krumme20.cards import DECK_SIZE
 from kartentisch.games.krumme20.state import PHASES, K20State
 
@@ -34,6 +44,8 @@ F4: Final = 4
 """Bytes per float32."""
 UNKNOWN: Final = 6
 """The side index of a side the seat does not know."""
+SIDE_KINDS: Final = 7
+"""Side indices of a card's block: the numbers 0-5 and unknown."""
 
 
 def floats(values: list[float]) -> bytes:
@@ -55,55 +67,120 @@ def _scaled(divisor: float, top: int) -> list[bytes]:
     return [floats([min(k / divisor, 1.0)]) for k in range(top + 1)]
 
 
+def _triples(table: list[bytes], tail: bytes = b"") -> list[bytes]:
+    """[(a * m + b) * m + c] for m = len(table): the three blocks joined (and ``tail``)."""
+    return [a + b + c + tail for a in table for b in table for c in table]
+
+
 ZERO: Final = bytes(F4)
 BOOL_ONE: Final = floats([1.0])
-CARDS: Final[list[list[bytes]]] = [[floats(_card(up, down)) for down in range(7)]
-                                   for up in range(7)]
-"""[up side][down side]: a lying card (6: the side is unknown to the seat)."""
+BOOL: Final[list[bytes]] = [ZERO, BOOL_ONE]
+CARDS: Final[list[bytes]] = [floats(_card(up, down)) for up in range(SIDE_KINDS)
+                             for down in range(SIDE_KINDS)]
+"""[up side * 7 + down side]: a lying card (6: the side is unknown to the seat)."""
+PAIRS: Final[list[bytes]] = [a + b for a in CARDS for b in CARDS]
+"""[first card's index in CARDS * 49 + second's]: two neighbouring personal cards."""
 NO_CARD: Final = bytes(F4 * CARD)
 HAND_PAD: Final[list[bytes]] = [bytes(F4 * CARD * (MAX_HAND - k)) for k in range(MAX_HAND + 1)]
-BY10: Final = _scaled(10.0, DECK_SIZE)
-BY20: Final = _scaled(20.0, DECK_SIZE)
-BY30: Final = _scaled(30.0, DECK_SIZE)
-BY54: Final = _scaled(54.0, DECK_SIZE)
+"""[hand size]: the empty positions after a hand."""
+LAST_CARD: Final[list[list[bytes]]] = [[card + HAND_PAD[k] for card in CARDS]
+                                       for k in range(MAX_HAND + 1)]
+"""[hand size][card]: a hand's last card when the size is odd, with the padding after it."""
 BY5: Final = _scaled(5.0, 5)
 """[k, at most 5]: k / 5 (fouls, zeros, draws left, queue length)."""
-BY6: Final = _scaled(6.0, 6)
+BY10: Final = _scaled(10.0, 10)
+BY20: Final = _scaled(20.0, 20)
+BY30: Final = _scaled(30.0, 30)
 BY40: Final = _scaled(40.0, 40)
+BY54: Final = _scaled(54.0, DECK_SIZE)
 BY200: Final = _scaled(200.0, 200)
+SIZE_POINTS: Final[list[bytes]] = [a + b for a in BY20 for b in BY40]
+"""[min(pile size, 20) * 41 + min(points, 40)]: a seat's cells 0-1."""
 FLAGS: Final[list[bytes]] = [floats([float(bits >> k & 1) for k in range(3)]) for bits in range(8)]
 """[bits]: a seat's cells 4-6: sits out, to move, whose turn."""
+CROSS_FOULS: Final[list[bytes]] = [a + b + c for a in BY10 for b in BY5 for c in FLAGS]
+"""[(min(crosswise, 10) * 6 + min(fouls, 5)) * 8 + flags]: a seat's cells 2-6."""
 SEAT_TAIL: Final = floats([1.0, 0.0, 0.0])
 """A seat's cells 13-15: present, two spare."""
+SIDES_LOW: Final = _triples(BY10)
+"""[(a * 11 + b) * 11 + c]: a seat's known up sides 0, 1, 2 on its score pile (cells 7-9)."""
+SIDES_HIGH: Final = _triples(BY10, SEAT_TAIL)
+"""The same for the sides 3, 4, 5 (cells 10-12), with the seat's cells 13-15."""
+ABL3: Final = _triples(BY20)
+"""[(a * 21 + b) * 21 + c]: three of the Ablagestapel's side counts / 20."""
+ALL3: Final = _triples(BY30)
+"""[(a * 31 + b) * 31 + c]: three of the visible side counts / 30."""
+PILE_SIZES: Final[list[bytes]] = [a + b for a in BY54 for b in BY54]
+"""[Ablagestapel's size * 55 + Abwurfstapel's]: their sizes / 54."""
+TOTAL: Final[list[bytes]] = [BY30[min(t, 30)] + BOOL[t > 20] for t in range(32)]
+"""[min(total, 31)]: total / 30 and "above 20" (the scalars' cells 1-2)."""
 VALUE: Final[list[bytes]] = [floats([float(k == v) for k in range(7)]) for v in range(7)]
 """[this turn's number + 1, -1..5]: the one-hot cells."""
+TURN_STATE: Final[list[bytes]] = [z + v + s + d for z in BY5 for v in VALUE for s in BOOL
+                                  for d in BY5]
+"""[((zeros * 7 + number + 1) * 2 + second done) * 6 + draws left]: the scalars' cells 3-12
+(zeros and draws left at most 5)."""
 PHASE: Final[list[bytes]] = [floats([float(k == p) for k in range(12)]) for p in range(12)]
+PHASE_QUEUE: Final[list[bytes]] = [p + q for p in PHASE for q in BY5]
+"""[phase * 6 + min(queue length, 5)]: the scalars' cells 13-25."""
 PHASE_INDEX: Final[dict[str, int]] = {p: i for i, p in enumerate(PHASES)}
-FINAL: Final[list[bytes]] = [floats([min(k / 6.0, 1.0), 1.0]) for k in range(7)]
-"""[final turns left, at most 6]: the cells 26-27 (the end is near)."""
-NOT_FINAL: Final = bytes(F4 * 2)
+FINAL: Final[list[bytes]] = [bytes(F4 * 2)] + [floats([min(k / 6.0, 1.0), 1.0])
+                                                for k in range(7)]
+"""[0: not in the final lap; 1 + min(final turns left, 6)]: the cells 26-27."""
+FINAL_TURNS: Final[list[bytes]] = [f + t for f in FINAL for t in BY200]
+"""[final index * 201 + min(turns, 200)]: the scalars' cells 26-28."""
 SPARE: Final = bytes(F4 * 68)
 """The layout's spare cells at its end."""
+MASKS: Final[dict[tuple[int, ...], bytes]] = {}
+"""Action masks by legal ids (:func:`mask_bytes`); a few hundred kinds occur."""
+MASKS_KEPT: Final = 20_000
+"""At most this many masks are kept (a bound on memory; more are made each time)."""
 
 
-def _capped(table: list[bytes], k: int) -> bytes:
-    """``table[k]``, the last block for k past it (the value is capped at 1 there).
+def _cap(k: int, top: int) -> int:
+    """``min(k, top)``.
 
     Raises:
         ValueError: ``k`` is negative (no count of the layout is).
     """
     if k < 0:
         raise ValueError(f"a count of the Krumme20 layout is negative: {k}")
-    return table[k] if k < len(table) else table[-1]
+    return k if k < top else top
 
 
 def constants(players: int, target: int) -> list[bytes]:
     """The blocks fixed by the game: the seats past the player count (their card and seat
-    blocks), the target / 30 and the player count's one-hot."""
+    blocks), the target / 30, and the player count's one-hot with the spare cells."""
     missing = SEATS - players
     return [bytes(F4 * CARD * MAX_HAND * missing), bytes(F4 * CARD * missing),
             floats([min(target / 30.0, 1.0)]),
-            floats([float(k == min(max(players, 2), 6) - 2) for k in range(5)])]
+            floats([float(k == min(max(players, 2), 6) - 2) for k in range(5)]) + SPARE]
+
+
+def _counts3(table: list[bytes], packed: int, shift: int, top: int) -> bytes:
+    """``table``'s block of the three counts at ``shift`` (8 bits each) of ``packed``,
+    each capped at ``top`` (``table`` is indexed with base ``top + 1``)."""
+    a = packed >> shift & 255
+    b = packed >> (shift + 8) & 255
+    c = packed >> (shift + 16) & 255
+    if a > top:
+        a = top
+    if b > top:
+        b = top
+    if c > top:
+        c = top
+    m = top + 1
+    return table[(a * m + b) * m + c]
+
+
+def _top(pile: list[int], face: list[int], back: list[int], kup: list[int], kdown: list[int],
+         bit: int) -> bytes:
+    """The block of ``pile``'s top card as the seat (``bit``) knows it (none: zeros)."""
+    if not pile:
+        return NO_CARD
+    c = pile[-1]
+    return CARDS[(face[c] if kup[c] & bit else UNKNOWN) * SIDE_KINDS
+                 + (back[c] if kdown[c] & bit else UNKNOWN)]
 
 
 def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes]) -> bytes:
@@ -115,22 +192,37 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     kup = state.kup
     kdown = state.kdown
     parts: list[bytes] = []
-    table_up: list[int] = [0] * 7  # index 6: unknown, not counted in the layout
-    table_down: list[int] = [0] * 7
+    # the visible sides by number, 8 bits a number (unknown sides are not counted)
+    seen_up = 0
+    seen_down = 0
     hands = state.hands
     for s in rotation:
         hand = hands[s]
-        k = 0
-        for c in hand:
-            if k == MAX_HAND:
-                break
-            up = face[c] if kup[c] & bit else UNKNOWN
-            down = back[c] if kdown[c] & bit else UNKNOWN
-            parts.append(CARDS[up][down])
-            table_up[up] = table_up[up] + 1
-            table_down[down] = table_down[down] + 1
-            k += 1
-        parts.append(HAND_PAD[k])
+        size = len(hand)
+        if size > MAX_HAND:
+            size = MAX_HAND
+        first = 0
+        for i in range(size):
+            c = hand[i]
+            if kup[c] & bit:
+                up = face[c]
+                seen_up += 1 << (up << 3)
+            else:
+                up = UNKNOWN
+            if kdown[c] & bit:
+                down = back[c]
+                seen_down += 1 << (down << 3)
+            else:
+                down = UNKNOWN
+            code = up * SIDE_KINDS + down
+            if i & 1:
+                parts.append(PAIRS[first * 49 + code])
+            else:
+                first = code
+        if size & 1:
+            parts.append(LAST_CARD[size][first])
+        else:
+            parts.append(HAND_PAD[size])
     parts.append(fixed[0])
     scores = state.scores
     cross = state.cross
@@ -140,7 +232,7 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     turn_player = state.turn
     for s in rotation:
         pile = scores[s]
-        sides: list[int] = [0] * 7
+        sides = 0
         crosses = 0
         points = 0
         for c in pile:
@@ -150,82 +242,86 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
                 points += 2 * f
             else:
                 points += f
-            up = f if kup[c] & bit else UNKNOWN
-            table_up[up] = table_up[up] + 1
-            sides[up] = sides[up] + 1
+            if kup[c] & bit:
+                sides += 1 << (f << 3)
             if kdown[c] & bit:
-                b = back[c]
-                table_down[b] = table_down[b] + 1
-        parts.append(_capped(BY20, len(pile)))
-        parts.append(_capped(BY40, points if points > 0 else 0))
-        parts.append(_capped(BY10, crosses))
-        parts.append(_capped(BY5, fouls[s]))
-        parts.append(FLAGS[(1 if sitting_out[s] else 0) | (2 if current == s else 0)
-                           | (4 if turn_player == s else 0)])
-        for k in range(6):
-            parts.append(_capped(BY10, sides[k]))
-        parts.append(SEAT_TAIL)
+                seen_down += 1 << (back[c] << 3)
+        seen_up += sides
+        parts.append(SIZE_POINTS[_cap(len(pile), 20) * 41 + (points if points < 40 else 40)])
+        flags = ((1 if sitting_out[s] else 0) | (2 if current == s else 0)
+                 | (4 if turn_player == s else 0))
+        parts.append(CROSS_FOULS[((crosses if crosses < 10 else 10) * 6 + _cap(fouls[s], 5)) * 8
+                                 + flags])
+        parts.append(_counts3(SIDES_LOW, sides, 0, 10))
+        parts.append(_counts3(SIDES_HIGH, sides, 24, 10))
     parts.append(fixed[1])
-    abl_up: list[int] = [0] * 7
-    abl_down: list[int] = [0] * 7
+    abl_up = 0
+    abl_down = 0
     ablage = state.ablage
     abwurf = state.abwurf
     draw = state.draw
     for c in ablage:
         if kup[c] & bit:
-            f = face[c]
-            abl_up[f] = abl_up[f] + 1
-            table_up[f] = table_up[f] + 1
+            abl_up += 1 << (face[c] << 3)
         if kdown[c] & bit:
-            b = back[c]
-            abl_down[b] = abl_down[b] + 1
-            table_down[b] = table_down[b] + 1
+            abl_down += 1 << (back[c] << 3)
+    seen_up += abl_up
+    seen_down += abl_down
     for c in abwurf:
         if kup[c] & bit:
-            f = face[c]
-            table_up[f] = table_up[f] + 1
+            seen_up += 1 << (face[c] << 3)
         if kdown[c] & bit:
-            b = back[c]
-            table_down[b] = table_down[b] + 1
-    for pile in (ablage, abwurf, draw):
-        if pile:
-            c = pile[-1]
-            parts.append(CARDS[face[c] if kup[c] & bit else UNKNOWN]
-                         [back[c] if kdown[c] & bit else UNKNOWN])
-        else:
-            parts.append(NO_CARD)
-    parts.append(_capped(BY54, len(ablage)))
-    parts.append(_capped(BY54, len(abwurf)))
-    parts.append(_capped(BY54, len(draw)))
+            seen_down += 1 << (back[c] << 3)
+    parts.append(_top(ablage, face, back, kup, kdown, bit))
+    parts.append(_top(abwurf, face, back, kup, kdown, bit))
+    parts.append(_top(draw, face, back, kup, kdown, bit))
+    parts.append(PILE_SIZES[_cap(len(ablage), DECK_SIZE) * 55 + _cap(len(abwurf), DECK_SIZE)])
+    parts.append(BY54[_cap(len(draw), DECK_SIZE)])
     if draw:
         c = draw[-1]
-        up = face[c] if kup[c] & bit else UNKNOWN
-        down = back[c] if kdown[c] & bit else UNKNOWN
-        table_up[up] = table_up[up] + 1
-        table_down[down] = table_down[down] + 1
-    for k in range(6):
-        parts.append(_capped(BY20, abl_up[k]))
-    for k in range(6):
-        parts.append(_capped(BY20, abl_down[k]))
-    for k in range(6):
-        parts.append(_capped(BY30, table_up[k]))
-    for k in range(6):
-        parts.append(_capped(BY30, table_down[k]))
+        if kup[c] & bit:
+            seen_up += 1 << (face[c] << 3)
+        if kdown[c] & bit:
+            seen_down += 1 << (back[c] << 3)
+    parts.append(_counts3(ABL3, abl_up, 0, 20))
+    parts.append(_counts3(ABL3, abl_up, 24, 20))
+    parts.append(_counts3(ABL3, abl_down, 0, 20))
+    parts.append(_counts3(ABL3, abl_down, 24, 20))
+    parts.append(_counts3(ALL3, seen_up, 0, 30))
+    parts.append(_counts3(ALL3, seen_up, 24, 30))
+    parts.append(_counts3(ALL3, seen_down, 0, 30))
+    parts.append(_counts3(ALL3, seen_down, 24, 30))
     total = state.total
     value = state.value
     final_turns = state.final_turns
     parts.append(fixed[2])
-    parts.append(_capped(BY30, total if total > 0 else 0))
-    parts.append(BOOL_ONE if total > 20 else ZERO)
-    parts.append(_capped(BY5, state.zeros))
-    parts.append(VALUE[min(max(value, -1), 5) + 1])
-    parts.append(BOOL_ONE if state.second_done else ZERO)
-    parts.append(_capped(BY5, state.draws_left))
-    parts.append(PHASE[PHASE_INDEX.get(state.phase, 0)])
-    parts.append(_capped(BY5, len(state.queue)))
-    parts.append(NOT_FINAL if final_turns is None else _capped(FINAL, final_turns))
-    parts.append(_capped(BY200, state.turns))
+    parts.append(TOTAL[(total if total < 31 else 31) if total > 0 else 0])
+    number = value if value < 5 else 5
+    if number < -1:
+        number = -1
+    parts.append(TURN_STATE[((_cap(state.zeros, 5) * 7 + number + 1) * 2
+                             + (1 if state.second_done else 0)) * 6
+                            + _cap(state.draws_left, 5)])
+    parts.append(PHASE_QUEUE[PHASE_INDEX.get(state.phase, 0) * 6 + _cap(len(state.queue), 5)])
+    parts.append(FINAL_TURNS[(0 if final_turns is None else 1 + _cap(final_turns, 6)) * 201
+                             + _cap(state.turns, 200)])
     parts.append(fixed[3])
-    parts.append(SPARE)
     return b"".join(parts)
 
+
+def mask_bytes(legal: tuple[int, ...]) -> bytes:
+    """The action mask (one byte per action id, 1: legal) of the legal ids ``legal``.
+
+    Why: the rows' core wrote a mask as zeros and then one item per legal id through a
+    memoryview (a generic item assignment each); the same tuples of legal ids come back all
+    the time, so the mask is one copy of bytes kept per tuple.
+    """
+    data = MASKS.get(legal)
+    if data is None:
+        row = bytearray(NUM_ACTIONS)
+        for aid in legal:
+            row[aid] = 1
+        data = bytes(row)
+        if len(MASKS) < MASKS_KEPT:
+            MASKS[legal] = data
+    return data
