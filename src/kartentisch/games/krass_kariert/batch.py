@@ -77,9 +77,9 @@ def random_games(game: KrassKariert, seeds: Sequence[int],
     for seed in seeds:
         state = game.new_initial_state(seed)
         while state.phase != OVER:
-            ids = _legal_ids(state)
-            n = len(ids)
-            state.apply_unchecked(ids[_randbelow(getrandbits, n) if fast else randrange(n)])
+            # Speed: the index first, then the action at it; the ids are never listed.
+            n = state._legal_count()
+            state._apply_nth(_randbelow(getrandbits, n) if fast else randrange(n))
             actions += 1
         results.append(state.returns())
     return results, actions
@@ -100,12 +100,16 @@ def run_playout(state: KKState, heuristic: bool, rng: random.Random, cap: int) -
     getrandbits = rng.getrandbits
     fast = _FAST_RANDBELOW and type(rng) is random.Random
     while state.phase != OVER and state.deal == deal and steps != cap:
-        ids = _legal_ids(state)
-        n = len(ids)
-        if heuristic and n > 1:
-            aid = heuristic_action(state, ids, rng)
-        else:
-            aid = ids[_randbelow(getrandbits, n) if fast else randrange(n)]
-        state.apply_unchecked(aid)
+        if heuristic:
+            ids = _legal_ids(state)
+            n = len(ids)
+            if n > 1:
+                aid = heuristic_action(state, ids, rng)
+            else:
+                aid = ids[_randbelow(getrandbits, n) if fast else randrange(n)]
+            state.apply_unchecked(aid)
+        else:  # as in random_games: no list of ids
+            n = state._legal_count()
+            state._apply_nth(_randbelow(getrandbits, n) if fast else randrange(n))
         steps += 1
     return steps

@@ -72,6 +72,7 @@ from kartentisch.games.krass_kariert.tables import (
     ROUND_ORDER,
     START_TABLES,
     TARGET_OF,
+    UNKNOWN,
     entry_at,
 )
 
@@ -520,6 +521,80 @@ class KKState(State[Action, "KKObservation"]):
         elif self._voluntary or not out:
             out.append(column[CONCEDE_ID])
         return out
+
+    def _legal_count(self) -> int:
+        """How many legal actions there are: ``len(self.legal_action_ids())``, without
+        making the list.
+
+        Speed: the batch loops (:mod:`.batch`) draw a random index first and then apply the
+        action at that index (:meth:`_apply_nth`), so the ids are never listed. A start's
+        number of legal plays is one byte of the move table's ``counts`` (the leader may
+        play anything: the count of plays beating no combination).
+        """
+        seat = self._current
+        hand = self.hands[seat]
+        n = len(hand)
+        if self.phase != PLAY:
+            return n + 1 if self.phase == DRAW else 0
+        table = self._start_table
+        counts = table.counts
+        follower = self.act_index != 0
+        rank = self.best + 1 if follower else 0
+        key = (hand[0] << 4 if n else 0) | (hand[1] if n > 1 else 0)
+        total = 0
+        for start in range(n):  # the generator's rolling key (see _generate_play)
+            key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
+            c = counts[key][rank]
+            if c == UNKNOWN:
+                table.at(key)
+                c = counts[key][rank]
+            total += c
+        if follower:
+            reserves = self.reserves[seat]
+            if reserves:
+                for r, card in enumerate(reserves):
+                    if not r or card != reserves[0]:  # the same card twice: one move
+                        total += n + 1
+            elif self._voluntary or not total:
+                total += 1
+        return total
+
+    def _apply_nth(self, index: int) -> None:
+        """Apply the legal action ``legal_action_ids()[index]`` (``index`` below
+        :meth:`_legal_count`), without making the list: the batch loops' transition.
+
+        Walks the starts as :meth:`_legal_count` does until the index falls into one; a
+        play's strength comes from the same entry (no second look into the table).
+        """
+        if self.phase != PLAY:  # phase draw: the insertion positions from the front
+            self.apply_unchecked(INSERT_BASE + index)
+            return
+        seat = self._current
+        hand = self.hands[seat]
+        n = len(hand)
+        table = self._start_table
+        counts = table.counts
+        rank = self.best + 1 if self.act_index != 0 else 0
+        key = (hand[0] << 4 if n else 0) | (hand[1] if n > 1 else 0)
+        for start in range(n):
+            key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
+            c = counts[key][rank]
+            if c == UNKNOWN:
+                table.at(key)
+                c = counts[key][rank]
+            if index < c:
+                entry = table.at(key)[start]
+                self._play(entry[1][index], entry[4][index])
+                return
+            index -= c
+        reserves = self.reserves[seat]
+        for r, card in enumerate(reserves):
+            if not r or card != reserves[0]:
+                if index <= n:
+                    self.apply_unchecked(RESERVE_BASE + r * RESERVE_STRIDE + index)
+                    return
+                index -= n + 1
+        self.apply_unchecked(CONCEDE_ID)
 
     def is_legal_id(self, aid: int) -> bool:
         """Whether the action id ``aid`` (0 to ``NUM_ACTIONS - 1``) is legal now.
