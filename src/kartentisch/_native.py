@@ -54,6 +54,8 @@ COMPILED_MODULES: Final[tuple[str, ...]] = (
     "kartentisch.games.casino.movegen",  # Casino's rules (engineer E)
     "kartentisch.games.casino.log",
     "kartentisch.games.casino.state",
+    "kartentisch.games.krass_kariert.position",  # positions to JSON and back (engineer Z)
+    "kartentisch.games.casino.position",
 )
 """The modules the compiled core compiles, in one mypyc group (one shared library)."""
 
