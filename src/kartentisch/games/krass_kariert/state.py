@@ -102,6 +102,14 @@ DRAW: Final = "draw"
 """Phase: the winner of a round with Nachzieh cards inserts the card just drawn."""
 OVER: Final = "over"
 """Phase: the game has ended."""
+PHASE_PLAY: Final = 0
+PHASE_DRAW: Final = 1
+PHASE_OVER: Final = 2
+"""The phases as the state keeps them (:attr:`KKState.phase` gives their names). Speed: an
+int compares in one instruction compiled, where the names are compared character by
+character."""
+_PHASE_NAMES: Final = (PLAY, DRAW, OVER)
+_PHASE_CODES: Final = {PLAY: PHASE_PLAY, DRAW: PHASE_DRAW, OVER: PHASE_OVER}
 
 __all__ = [
     "DRAW",
@@ -156,12 +164,17 @@ class KKState(State[Action, "KKObservation"]):
     """
 
     __slots__ = (
+        "_acts",
+        "_acts_at",
         "_current",
         "_events",
         "_events_from",
+        "_hand_size",
         "_history",
         "_history_at",
         "_log",
+        "_orders",
+        "_phase",
         "_prefix",
         "_start_table",
         "_voluntary",
@@ -183,9 +196,7 @@ class KKState(State[Action, "KKObservation"]):
         "nachzieh_played",
         "participants",
         "pending",
-        "phase",
         "reserves",
-        "round_acts",
         "round_winner",
         "rounds",
         "seed",
@@ -228,12 +239,16 @@ class KKState(State[Action, "KKObservation"]):
         self.act_index = 0
         """How many participants have acted in this round."""
         self.leader = 0
-        self.round_acts: list[Act] = []
+        self._acts: list[Act] = []
+        """The round's acts decoded from the log so far (``round_acts`` extends it)."""
+        self._acts_at = 0
+        """How many log words ``_acts`` covers."""
         self.best = NO_COMBINATION
         """Strength of the highest combination in the round (what a follower must beat)."""
         self.best_seat = -1
         self.nachzieh_played = 0
-        self.phase: str = PLAY
+        self._phase = PHASE_PLAY
+        """The phase's code (``PHASE_*``; :attr:`phase` is its name)."""
         self.pending: int | None = None
         """The card the round's winner has drawn and must insert now (phase ``draw``)."""
         self.draws_left = 0
@@ -247,6 +262,9 @@ class KKState(State[Action, "KKObservation"]):
         self._windows = WINDOW_TABLES[x_with_x]
         self._start_table = START_TABLES[x_with_x]
         self._voluntary: bool = game.options.voluntary_concession
+        self._hand_size: int = game.hand_size
+        self._orders = ROUND_ORDER[n]
+        """Per leader, the seats in playing order (:data:`tables.ROUND_ORDER` for ``n``)."""
         if deal_now:
             self._start_deal(leader=1 % n)  # the player left of the dealer (seat 0) leads
 
@@ -313,16 +331,53 @@ class KKState(State[Action, "KKObservation"]):
         return out
 
     @property
+    def phase(self) -> str:
+        """The phase: :data:`PLAY`, :data:`DRAW` or :data:`OVER` (kept as a code, see
+        :data:`PHASE_PLAY`)."""
+        return _PHASE_NAMES[self._phase]
+
+    @phase.setter
+    def phase(self, value: str) -> None:
+        self._phase = _PHASE_CODES[value]
+
+    @property
+    def round_acts(self) -> list[Act]:
+        """The acts of the current round, in order (after the round: its acts until the
+        next round starts).
+
+        Speed: an act's log word holds everything of its :class:`Act`, so play only
+        writes the word and this list is decoded from the log on first use and extended
+        on later calls (a caller may append to it, as the position reader does).
+        """
+        acts = self._acts
+        log = self._log
+        end = len(log)
+        at = self._acts_at
+        if at < end:
+            for i in range(at, end):
+                w: int = log[i]
+                if w & 15 <= RESERVE:
+                    acts.append(_act_of(w))
+            self._acts_at = end
+        return acts
+
+    @round_acts.setter
+    def round_acts(self, value: list[Act]) -> None:
+        # The given acts replace those so far; later acts follow them.
+        self._acts = value
+        self._acts_at = len(self._log)
+
+    @property
     def current_player(self) -> Seat:
-        return TERMINAL if self.phase == OVER else self._current
+        return TERMINAL if self._phase == PHASE_OVER else self._current
 
     def is_terminal(self) -> bool:
-        return self.phase == OVER
+        return self._phase == PHASE_OVER
 
     def returns(self) -> list[float]:
         """-1 for each loser; the winners share the losers' loss equally (zero-sum)."""
         n = self.game.players
-        if self.phase != OVER:
+        if self._phase != PHASE_OVER:
             return [0.0] * n
         k = len(self.losers)
         win = k / (n - k)
@@ -335,7 +390,7 @@ class KKState(State[Action, "KKObservation"]):
         cards by target position, then the concession; in phase ``draw`` the insertion
         positions from the front.
         """
-        if self.phase == PLAY:
+        if self._phase == PHASE_PLAY:
             return tuple(self._generate_play(self._current, 1, ALL_IDS))
         return tuple(self._generate_outside_play(ALL_IDS))
 
@@ -343,7 +398,7 @@ class KKState(State[Action, "KKObservation"]):
         # Speed: the shared action objects straight from the tables (no decoding of ids),
         # made afresh on every call (cheaper than keeping them): ``apply`` checks one
         # action with :meth:`is_legal_id` and never needs the whole list.
-        if self.phase == PLAY:
+        if self._phase == PHASE_PLAY:
             return self._generate_play(self._current, 2, ACTIONS)
         return self._generate_outside_play(ACTIONS)
 
@@ -358,7 +413,7 @@ class KKState(State[Action, "KKObservation"]):
         may be passed and must get the core's errors (compiled, a narrower annotation would
         raise ``TypeError`` first).
         """
-        if seat is not None or self.phase == OVER:
+        if seat is not None or self._phase == PHASE_OVER:
             check: Any = self.check_actor  # untyped: compiled, a typed call would refuse a
             check(seat)  # bad seat with TypeError before check_seat says what is wrong
         aid = SHARED_IDS.get(id(action))
@@ -370,7 +425,7 @@ class KKState(State[Action, "KKObservation"]):
         """Apply the action with id ``aid``; raises like the core's
         :meth:`~kartentisch.core.protocol.State.apply_id` (the same checks, compiled with
         the rest, see :meth:`apply`)."""
-        if seat is not None or self.phase == OVER:
+        if seat is not None or self._phase == PHASE_OVER:
             check: Any = self.check_actor  # untyped: compiled, a typed call would refuse a
             check(seat)  # bad seat with TypeError before check_seat says what is wrong
         if type(aid) is not int or not 0 <= aid < NUM_ACTIONS:
@@ -411,11 +466,12 @@ class KKState(State[Action, "KKObservation"]):
         other.participants = self.participants.copy()
         other.act_index = self.act_index
         other.leader = self.leader
-        other.round_acts = self.round_acts.copy()
+        other._acts = self._acts.copy()
+        other._acts_at = self._acts_at
         other.best = self.best
         other.best_seat = self.best_seat
         other.nachzieh_played = self.nachzieh_played
-        other.phase = self.phase
+        other._phase = self._phase
         other.pending = self.pending
         other.draws_left = self.draws_left
         other.round_winner = self.round_winner
@@ -477,7 +533,7 @@ class KKState(State[Action, "KKObservation"]):
         Here and in :meth:`_generate_play` one code path serves both, so the two lists
         cannot disagree.
         """
-        if self.phase == DRAW:  # the drawn card may go anywhere, front (0) to back (n)
+        if self._phase == PHASE_DRAW:  # the drawn card may go anywhere, front (0) to back (n)
             return list(column[INSERT_BASE : INSERT_BASE + len(self.hands[self._current]) + 1])
         return []
 
@@ -534,8 +590,8 @@ class KKState(State[Action, "KKObservation"]):
         seat = self._current
         hand = self.hands[seat]
         n = len(hand)
-        if self.phase != PLAY:
-            return n + 1 if self.phase == DRAW else 0
+        if self._phase != PHASE_PLAY:
+            return n + 1 if self._phase == PHASE_DRAW else 0
         table = self._start_table
         counts = table.counts
         follower = self.act_index != 0
@@ -566,7 +622,7 @@ class KKState(State[Action, "KKObservation"]):
         Walks the starts as :meth:`_legal_count` does until the index falls into one; a
         play's strength comes from the same entry (no second look into the table).
         """
-        if self.phase != PLAY:  # phase draw: the insertion positions from the front
+        if self._phase != PHASE_PLAY:  # phase draw: the insertion positions from the front
             self.apply_unchecked(INSERT_BASE + index)
             return
         seat = self._current
@@ -603,11 +659,11 @@ class KKState(State[Action, "KKObservation"]):
         play), so :meth:`apply` costs the same however many moves there are; a property
         test holds it to :meth:`legal_action_ids` for every id.
         """
-        phase = self.phase
+        phase = self._phase
         hand = self.hands[self._current]
-        if phase == DRAW:
+        if phase == PHASE_DRAW:
             return INSERT_BASE <= aid <= INSERT_BASE + len(hand)
-        if phase != PLAY:
+        if phase != PHASE_PLAY:
             return False
         if aid < RESERVE_BASE:  # a play: legal if its start's entry lists it and it beats
             start = aid // PLAYS_PER_START
@@ -642,7 +698,7 @@ class KKState(State[Action, "KKObservation"]):
         Speed: a play is decided and applied from one look into the move table (the two
         methods would each look up its entry).
         """
-        if aid < RESERVE_BASE and self.phase == PLAY:
+        if aid < RESERVE_BASE and self._phase == PHASE_PLAY:
             hand = self.hands[self._current]
             start = PLAY_START[aid]
             if start < len(hand):
@@ -681,9 +737,7 @@ class KKState(State[Action, "KKObservation"]):
             card = self.reserves[seat].pop(0 if aid < RESERVE_BASE + RESERVE_STRIDE else 1)
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
-            self.round_acts.append(_NEW_TUPLE(
-                _ACT, (seat, "reserve", (card,), (), NO_COMBINATION, position)))
-            self._log.append(word | RESERVE | card << CARDS_SHIFT)
+            self._log.append(word | RESERVE | card << CARDS_SHIFT)  # the act (round_acts)
             self._next_actor()
         elif aid < CONCEDE_ID:  # the drawn card inserted
             drawn = self.pending
@@ -709,48 +763,42 @@ class KKState(State[Action, "KKObservation"]):
         """Play the legal play ``aid`` whose strength is ``value`` (ignored for Stopp and
         Nachzieh): the transition of :meth:`apply_unchecked` for plays.
 
-        The round keeps its acts as :class:`Act` (besides the log word). Speed:
-        ``_NEW_TUPLE(_ACT, ...)`` builds an Act without the named tuple's slower
-        Python-level ``__new__``.
+        The act is its log word (:attr:`round_acts` decodes it when read). Speed: the
+        cards leave the hand one by one (a pop each, no slices or tuples made).
         """
         seat = self._current
         hand = self.hands[seat]
+        known = self.known[seat]
+        discard = self.discard  # the round's cards lie on the Ablagestapel
         word = ACT_WORDS[aid] | (seat + 1) << SEAT_SHIFT
         start = PLAY_START[aid]
-        end = start + PLAY_LENGTH[aid]
-        first = hand[start]
-        cards = tuple(hand[start:end])
-        known = self.known[seat]
-        if end - start == 1:  # speed: a pop is cheaper than deleting a slice of one
-            hand.pop(start)
-            known.pop(start)
-        else:
-            del hand[start:end]
-            del known[start:end]
-        self.discard.extend(cards)  # the round's cards lie on the Ablagestapel
+        first = hand.pop(start)
+        known.pop(start)
+        discard.append(first)
         if first == STOPP:  # ends the round at once; the Stopp player wins it
-            self.round_acts.append(_NEW_TUPLE(
-                _ACT, (seat, "stopp", cards, (), NO_COMBINATION, start)))
             self._log.append(word | STOPP_ACT | first << CARDS_SHIFT)
             self.act_index += 1
             self._end_round(seat)
             return
-        act: Act
         if first == NACHZIEH:  # does not change what must be beaten
             self.nachzieh_played += 1
-            act = _NEW_TUPLE(_ACT, (seat, "nachzieh", cards, (), NO_COMBINATION, start))
             word |= NACHZIEH_ACT | first << CARDS_SHIFT
         else:
+            length = PLAY_LENGTH[aid]
+            packed = first
+            if length > 1:
+                card = hand.pop(start)
+                known.pop(start)
+                discard.append(card)
+                packed |= card << 4
+                if length > 2:
+                    card = hand.pop(start)
+                    known.pop(start)
+                    discard.append(card)
+                    packed |= card << 8
             self.best = value
             self.best_seat = seat
-            act = _NEW_TUPLE(_ACT, (seat, "combination", cards, PLAY_XS[aid], value, start))
-            packed = first
-            if len(cards) > 1:
-                packed |= cards[1] << 4
-                if len(cards) > 2:
-                    packed |= cards[2] << 8
             word |= COMBINATION | (value + 1) << STRENGTH_SHIFT | packed << CARDS_SHIFT
-        self.round_acts.append(act)
         self._log.append(word)
         self._next_actor()
 
@@ -759,19 +807,21 @@ class KKState(State[Action, "KKObservation"]):
         when everyone acted, the highest combination wins the round (with none, the leader,
         who led Nachzieh)."""
         index = self.act_index = self.act_index + 1
-        if index < len(self.participants):
-            self._current = self.participants[index]
+        participants = self.participants
+        if index < len(participants):
+            self._current = participants[index]
         else:
-            self._end_round(self.best_seat if self.best_seat >= 0 else self.leader)
+            best_seat = self.best_seat
+            self._end_round(best_seat if best_seat >= 0 else self.leader)
 
     def _end_round(self, winner: int) -> None:
         self.round_winner = winner
-        self._log.append(ROUND_WON | (winner + 1) << SEAT_SHIFT
-                         | self.nachzieh_played << PAYLOAD_SHIFT)
-        if self.nachzieh_played:
+        nachzieh = self.nachzieh_played
+        self._log.append(ROUND_WON | (winner + 1) << SEAT_SHIFT | nachzieh << PAYLOAD_SHIFT)
+        if nachzieh:
             # The winner draws 3 cards per Nachzieh, one at a time, even with an empty hand.
-            self.phase = DRAW
-            self.draws_left = 3 * self.nachzieh_played
+            self._phase = PHASE_DRAW
+            self.draws_left = 3 * nachzieh
             self._current = winner
             self._draw_one()
         else:
@@ -784,21 +834,22 @@ class KKState(State[Action, "KKObservation"]):
                          | (self.draws_left | card << 3) << PAYLOAD_SHIFT)
 
     def _finish_round(self) -> None:
-        self.phase = PLAY
+        self._phase = PHASE_PLAY
         self.rounds += 1
         winner = self.round_winner
         hands = self.hands
+        in_deal = self.in_deal
         for s in self.participants:
             if not hands[s]:  # no hand card left (reserves do not count): out of the deal
-                self.in_deal[s] = False
+                in_deal[s] = False
                 self._log.append(OUT | (s + 1) << SEAT_SHIFT)
-        holders = self.in_deal.count(True)
+        holders = in_deal.count(True)
         if holders == 1:  # the last player holding cards loses a chip
-            self._end_deal([self.in_deal.index(True)])
+            self._end_deal([in_deal.index(True)])
         elif not holders:  # all played out together: all but the round's winner lose a chip
             self._end_deal([s for s in self.participants if s != winner])
         else:
-            self._start_round(self._next_leader(winner))
+            self._start_round(winner if hands[winner] else self._next_leader(winner))
 
     def _next_leader(self, winner: int) -> int:
         """Who leads after ``winner`` won the round (called after players left the deal)."""
@@ -827,30 +878,41 @@ class KKState(State[Action, "KKObservation"]):
     def _start_round(self, leader: int) -> None:
         self.leader = leader
         in_deal = self.in_deal
-        self.participants = [s for s in ROUND_ORDER[len(in_deal)][leader] if in_deal[s]]
+        participants: list[int] = []
+        for s in self._orders[leader]:
+            if in_deal[s]:
+                participants.append(s)
+        self.participants = participants
         self.act_index = 0
-        self.round_acts = []
+        log = self._log
+        self._acts = []
+        self._acts_at = len(log)
         self.best = NO_COMBINATION
         self.best_seat = -1
         self.nachzieh_played = 0
         self.round_winner = -1
         self._current = leader
-        self._log.append(ROUND_START | (leader + 1) << SEAT_SHIFT
-                         | (self.rounds + 1) << PAYLOAD_SHIFT)
+        log.append(ROUND_START | (leader + 1) << SEAT_SHIFT | (self.rounds + 1) << PAYLOAD_SHIFT)
 
     def _start_deal(self, leader: int) -> None:
-        game = self.game
-        n = game.players
+        n = len(self._orders)  # the number of players
         deck = shuffled_deck(self.seed, self.deal)
-        size = game.hand_size  # 10 cards, 7 with five players
-        self.hands = [deck[i * size : (i + 1) * size] for i in range(n)]
-        self.known = [[False] * size for _ in range(n)]
-        rest = deck[n * size :]
-        self.reserves = [rest[2 * i : 2 * i + 2] for i in range(n)]  # two face up each
-        self.draw_pile = rest[2 * n :]
+        size = self._hand_size  # 10 cards, 7 with five players
+        hands: list[list[int]] = []
+        known: list[list[bool]] = []
+        reserves: list[list[int]] = []
+        rest = n * size
+        for i in range(n):
+            hands.append(deck[i * size : (i + 1) * size])
+            known.append([False] * size)
+            reserves.append(deck[rest + 2 * i : rest + 2 * i + 2])  # two face up each
+        self.hands = hands
+        self.known = known
+        self.reserves = reserves
+        self.draw_pile = deck[rest + 2 * n :]
         self.discard = []
         self.in_deal = [True] * n  # players without chips keep playing
-        self.phase = PLAY
+        self._phase = PHASE_PLAY
         self.pending = None
         self.draws_left = 0
         self._log.append(DEAL_START | (leader + 1) << SEAT_SHIFT
@@ -860,33 +922,62 @@ class KKState(State[Action, "KKObservation"]):
     def _end_deal(self, chip_losers: list[int]) -> None:
         self.round_winner = -1
         out: list[int] = []
+        chips = self.chips
+        log = self._log
+        packed = 0  # the chip losers as 3-bit fields of seat + 1 (events.pack_seats)
+        shift = 0
         for s in chip_losers:
-            if self.chips[s] == 0:  # must give a chip and has none: loses the game
+            packed |= (s + 1) << shift
+            shift += 3
+            left = chips[s]
+            if left == 0:  # must give a chip and has none: loses the game
                 out.append(s)
-                self._log.append(NO_CHIP | (s + 1) << SEAT_SHIFT)
+                log.append(NO_CHIP | (s + 1) << SEAT_SHIFT)
             else:
-                self.chips[s] -= 1
-                self._log.append(CHIP_LOST | (s + 1) << SEAT_SHIFT
-                                 | self.chips[s] << PAYLOAD_SHIFT)
-        self._log.append(DEAL_END | pack_seats(chip_losers) << PAYLOAD_SHIFT)
+                chips[s] = left - 1
+                log.append(CHIP_LOST | (s + 1) << SEAT_SHIFT | (left - 1) << PAYLOAD_SHIFT)
+        log.append(DEAL_END | packed << PAYLOAD_SHIFT)
         if out:
             self.losers = out
-            self.phase = OVER
-            self._log.append(GAME_OVER | pack_seats(out) << PAYLOAD_SHIFT)
+            self._phase = PHASE_OVER
+            log.append(GAME_OVER | pack_seats(out) << PAYLOAD_SHIFT)
             return
         self.deal += 1
         # The single chip loser leads the next deal; with several, the dealer (seat 0).
         self._start_deal(chip_losers[0] if len(chip_losers) == 1 else 0)
 
 
-_PHASES: Final = {PLAY: PLAY, DRAW: DRAW, OVER: OVER}
+def _act_of(w: int) -> Act:
+    """The :class:`Act` of an act's log word (what :meth:`KKState._play` and
+    :meth:`KKState.apply_unchecked` write; :func:`events.act_of` for the state's hot loop:
+    compiled, and the X values of a play shared from :data:`tables.PLAY_XS`)."""
+    code = w & 15
+    seat = (w >> SEAT_SHIFT & 7) - 1
+    position = w >> POSITION_SHIFT & 31
+    c = w >> CARDS_SHIFT & 0xFFF
+    if code == COMBINATION:
+        cards: tuple[int, ...]
+        if c < 16:
+            cards = (c,)
+        elif c < 256:
+            cards = (c & 15, c >> 4)
+        else:
+            cards = (c & 15, c >> 4 & 15, c >> 8)
+        act: Act = _NEW_TUPLE(_ACT, (seat, "combination", cards,
+                                     PLAY_XS[w >> PAYLOAD_SHIFT & ID_MASK],
+                                     (w >> STRENGTH_SHIFT & 0x7F) - 1, position))
+        return act
+    kind = "stopp" if code == STOPP_ACT else "nachzieh" if code == NACHZIEH_ACT else "reserve"
+    other: Act = _NEW_TUPLE(_ACT, (seat, kind, (c,), (), NO_COMBINATION, position))
+    return other
 
 
 def _unpickle(game: KrassKariert, seed: int, fields: tuple[Any, ...]) -> KKState:
     """The state :meth:`KKState.__reduce__` pickled: a table-less state of ``game`` and
     ``seed`` whose fields are set from ``fields`` (in ``__reduce__``'s order). The phase
     and the history's actions become the shared objects again (the phase constants, the
-    action of each id), as in a state that was never pickled."""
+    action of each id), as in a state that was never pickled; the round's acts are taken
+    as given (not decoded again from the log)."""
     state = KKState(game, seed, deal_now=False)
     (state._log, state._prefix, state._events_from, history, state._history_at, state.chips,
      state.deal, state.rounds, state.hands, state.known, state.reserves, state.draw_pile,
@@ -894,6 +985,6 @@ def _unpickle(game: KrassKariert, seed: int, fields: tuple[Any, ...]) -> KKState
      state.round_acts, state.best, state.best_seat, state.nachzieh_played, phase,
      state.pending, state.draws_left, state.round_winner, state.losers,
      state._current) = fields
-    state.phase = _PHASES[phase]
+    state.phase = phase  # kept as its code: the name read back is the shared constant
     state._history = [ACTIONS[_actions.action_id(a)] for a in history]
     return state
