@@ -77,6 +77,9 @@ from kartentisch.games.krass_kariert.tables import (
 )
 
 if TYPE_CHECKING:
+    # Machine integers for the compiled core's hot loops (mypyc); plain ints otherwise.
+    from mypy_extensions import i64
+
     from kartentisch.games.krass_kariert.game import KrassKariert
     from kartentisch.games.krass_kariert.observation import KKObservation
 
@@ -137,21 +140,28 @@ def shuffled_deck(seed: int, deal: int) -> list[int]:
     ``(word, index)``). When two do (about once in 11,000 deals), it asks
     :func:`~kartentisch.core.rng.shuffled` itself. A test holds the two together.
     """
-    digest = hashlib.shake_128(f"{seed}/krass-kariert/{deal}".encode()).digest(8 * _DECK_SIZE)
+    digest = _SHAKE(f"{seed}/krass-kariert/{deal}".encode()).digest(8 * _DECK_SIZE)
     keys: list[int] = []
-    for i in range(_DECK_SIZE):
-        j = 8 * i  # word i is bytes j .. j+7, little-endian: its top 24 bits are j+5 .. j+7
-        keys.append((digest[j + 7] << 16 | digest[j + 6] << 8 | digest[j + 5]) << 6 | i)
+    i: i64 = 0
+    j: i64 = 5  # word i is bytes 8i .. 8i+7, little-endian: its top 24 bits are 8i+5 .. 8i+7
+    while i < _DECK_SIZE:
+        keys.append((digest[j + 2] << 16 | digest[j + 1] << 8 | digest[j]) << 6 | i)
+        i += 1
+        j += 8
     keys.sort()
-    previous = -1
-    for key in keys:
-        if key >> 6 == previous:
-            return shuffled(DECK, seed, "krass-kariert", deal)
-        previous = key >> 6
     deck = _DECK
-    return [deck[key & 63] for key in keys]
+    out: list[int] = []
+    previous: i64 = -1
+    for key in keys:
+        k: i64 = key
+        if k >> 6 == previous:
+            return shuffled(DECK, seed, "krass-kariert", deal)
+        previous = k >> 6
+        out.append(deck[k & 63])
+    return out
 
 
+_SHAKE: Final = hashlib.shake_128
 _DECK_SIZE: Final = 54
 assert len(DECK) == _DECK_SIZE  # six bits of index in shuffled_deck's keys
 
@@ -585,31 +595,42 @@ class KKState(State[Action, "KKObservation"]):
         Speed: the batch loops (:mod:`.batch`) draw a random index first and then apply the
         action at that index (:meth:`_apply_nth`), so the ids are never listed. A start's
         number of legal plays is one byte of the move table's ``counts`` (the leader may
-        play anything: the count of plays beating no combination).
+        play anything: the count of plays beating no combination). Compiled, the ``i64``
+        variables are machine integers.
         """
         seat = self._current
         hand = self.hands[seat]
-        n = len(hand)
-        if self._phase != PHASE_PLAY:
-            return n + 1 if self._phase == PHASE_DRAW else 0
+        n: i64 = len(hand)
+        phase = self._phase
+        if phase != PHASE_PLAY:
+            return n + 1 if phase == PHASE_DRAW else 0
         table = self._start_table
         counts = table.counts
         follower = self.act_index != 0
-        rank = self.best + 1 if follower else 0
-        key = (hand[0] << 4 if n else 0) | (hand[1] if n > 1 else 0)
-        total = 0
-        for start in range(n):  # the generator's rolling key (see _generate_play)
-            key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
-            c = counts[key][rank]
+        rank: i64 = self.best + 1 if follower else 0
+        key: i64 = 0
+        if n > 1:
+            key = hand[0] << 4 | hand[1]
+        elif n:
+            key = hand[0] << 4
+        total: i64 = 0
+        start: i64 = 0
+        while start < n:  # the generator's rolling key (see _generate_play)
+            key = key << 4 & 0xFFF
+            if start + 2 < n:
+                key |= hand[start + 2]
+            c: i64 = counts[key][rank]
             if c == UNKNOWN:
                 table.at(key)
                 c = counts[key][rank]
             total += c
+            start += 1
         if follower:
             reserves = self.reserves[seat]
             if reserves:
+                first = reserves[0]
                 for r, card in enumerate(reserves):
-                    if not r or card != reserves[0]:  # the same card twice: one move
+                    if not r or card != first:  # the same card twice: one distinct move
                         total += n + 1
             elif self._voluntary or not total:
                 total += 1
@@ -627,29 +648,40 @@ class KKState(State[Action, "KKObservation"]):
             return
         seat = self._current
         hand = self.hands[seat]
-        n = len(hand)
+        n: i64 = len(hand)
         table = self._start_table
         counts = table.counts
-        rank = self.best + 1 if self.act_index != 0 else 0
-        key = (hand[0] << 4 if n else 0) | (hand[1] if n > 1 else 0)
-        for start in range(n):
-            key = (key << 4 & 0xFFF) | (hand[start + 2] if start + 2 < n else 0)
-            c = counts[key][rank]
+        rank: i64 = self.best + 1 if self.act_index != 0 else 0
+        left: i64 = index
+        key: i64 = 0
+        if n > 1:
+            key = hand[0] << 4 | hand[1]
+        elif n:
+            key = hand[0] << 4
+        start: i64 = 0
+        while start < n:
+            key = key << 4 & 0xFFF
+            if start + 2 < n:
+                key |= hand[start + 2]
+            c: i64 = counts[key][rank]
             if c == UNKNOWN:
                 table.at(key)
                 c = counts[key][rank]
-            if index < c:
+            if left < c:
                 entry = table.at(key)[start]
-                self._play(entry[1][index], entry[4][index])
+                self._play(entry[1][left], entry[4][left])
                 return
-            index -= c
+            left -= c
+            start += 1
         reserves = self.reserves[seat]
-        for r, card in enumerate(reserves):
-            if not r or card != reserves[0]:
-                if index <= n:
-                    self.apply_unchecked(RESERVE_BASE + r * RESERVE_STRIDE + index)
-                    return
-                index -= n + 1
+        if reserves:
+            first = reserves[0]
+            for r, card in enumerate(reserves):
+                if not r or card != first:
+                    if left <= n:
+                        self.apply_unchecked(RESERVE_BASE + r * RESERVE_STRIDE + left)
+                        return
+                    left -= n + 1
         self.apply_unchecked(CONCEDE_ID)
 
     def is_legal_id(self, aid: int) -> bool:
