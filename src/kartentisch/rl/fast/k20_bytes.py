@@ -15,7 +15,8 @@ neighbouring cells at once, so a vector is about 40 joined blocks rather than 90
   card and draws left; phase and queue length; final turns and turns).
 
 :func:`state_bytes` reads what one seat may know from the state, counts the known sides in
-one packed integer per count group (8 bits a number; no list per count) and joins the
+one packed integer per count group (a digit in base 19 per number; no list per count), whose
+quotient and remainder by 19**3 index the blocks of three counts, and joins the
 blocks, converting no Python number to float32.
 
 It reads exactly the fields that ``Krumme20Encoding.state_entries`` reads: where every card
@@ -67,9 +68,31 @@ def _scaled(divisor: float, top: int) -> list[bytes]:
     return [floats([min(k / divisor, 1.0)]) for k in range(top + 1)]
 
 
+RADIX: Final = 19
+"""The base of the packed side counts: a number is on at most 14 cards of either deck (and
+on at most 9 of one in ``doubles``), so no count of known sides by number reaches it."""
+LOW: Final = RADIX ** 3
+"""The packed value of the numbers 3-5 (the low three digits)."""
+DIGIT: Final[list[int]] = [RADIX ** (5 - k) for k in range(6)]
+"""[number]: its digit's value in a packed count (number 0 is the highest digit, so that
+``packed // LOW`` and ``packed % LOW`` are the indices of the numbers 0-2 and 3-5)."""
+
+
 def _triples(table: list[bytes], tail: bytes = b"") -> list[bytes]:
-    """[(a * m + b) * m + c] for m = len(table): the three blocks joined (and ``tail``)."""
-    return [a + b + c + tail for a in table for b in table for c in table]
+    """[(a * RADIX + b) * RADIX + c]: the blocks of the counts a, b, c (each capped at the
+    table's last entry) joined, and ``tail``; equal blocks are one object."""
+    top = len(table) - 1
+    made: dict[tuple[int, int, int], bytes] = {}
+    out: list[bytes] = []
+    for a in range(RADIX):
+        for b in range(RADIX):
+            for c in range(RADIX):
+                key = (min(a, top), min(b, top), min(c, top))
+                block = made.get(key)
+                if block is None:
+                    block = made[key] = table[key[0]] + table[key[1]] + table[key[2]] + tail
+                out.append(block)
+    return out
 
 
 ZERO: Final = bytes(F4)
@@ -103,13 +126,14 @@ CROSS_FOULS: Final[list[bytes]] = [a + b + c for a in BY10 for b in BY5 for c in
 SEAT_TAIL: Final = floats([1.0, 0.0, 0.0])
 """A seat's cells 13-15: present, two spare."""
 SIDES_LOW: Final = _triples(BY10)
-"""[(a * 11 + b) * 11 + c]: a seat's known up sides 0, 1, 2 on its score pile (cells 7-9)."""
+"""[packed // LOW]: a seat's known up sides 0, 1, 2 on its score pile / 10 (cells 7-9)."""
 SIDES_HIGH: Final = _triples(BY10, SEAT_TAIL)
-"""The same for the sides 3, 4, 5 (cells 10-12), with the seat's cells 13-15."""
+"""[packed % LOW]: the same for the sides 3, 4, 5 (cells 10-12), with the seat's cells
+13-15."""
 ABL3: Final = _triples(BY20)
-"""[(a * 21 + b) * 21 + c]: three of the Ablagestapel's side counts / 20."""
+"""[packed // LOW or % LOW]: three of the Ablagestapel's side counts / 20."""
 ALL3: Final = _triples(BY30)
-"""[(a * 31 + b) * 31 + c]: three of the visible side counts / 30."""
+"""[packed // LOW or % LOW]: three of the visible side counts / 30."""
 PILE_SIZES: Final[list[bytes]] = [a + b for a in BY54 for b in BY54]
 """[Ablagestapel's size * 55 + Abwurfstapel's]: their sizes / 54."""
 TOTAL: Final[list[bytes]] = [BY30[min(t, 30)] + BOOL[t > 20] for t in range(32)]
@@ -157,22 +181,6 @@ def constants(players: int, target: int) -> list[bytes]:
             floats([float(k == min(max(players, 2), 6) - 2) for k in range(5)]) + SPARE]
 
 
-def _counts3(table: list[bytes], packed: int, shift: int, top: int) -> bytes:
-    """``table``'s block of the three counts at ``shift`` (8 bits each) of ``packed``,
-    each capped at ``top`` (``table`` is indexed with base ``top + 1``)."""
-    a = packed >> shift & 255
-    b = packed >> (shift + 8) & 255
-    c = packed >> (shift + 16) & 255
-    if a > top:
-        a = top
-    if b > top:
-        b = top
-    if c > top:
-        c = top
-    m = top + 1
-    return table[(a * m + b) * m + c]
-
-
 def _top(pile: list[int], face: list[int], back: list[int], kup: list[int], kdown: list[int],
          bit: int) -> bytes:
     """The block of ``pile``'s top card as the seat (``bit``) knows it (none: zeros)."""
@@ -192,7 +200,7 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     kup = state.kup
     kdown = state.kdown
     parts: list[bytes] = []
-    # the visible sides by number, 8 bits a number (unknown sides are not counted)
+    # the visible sides by number, packed in base RADIX (unknown sides are not counted)
     seen_up = 0
     seen_down = 0
     hands = state.hands
@@ -206,12 +214,12 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
             c = hand[i]
             if kup[c] & bit:
                 up = face[c]
-                seen_up += 1 << (up << 3)
+                seen_up += DIGIT[up]
             else:
                 up = UNKNOWN
             if kdown[c] & bit:
                 down = back[c]
-                seen_down += 1 << (down << 3)
+                seen_down += DIGIT[down]
             else:
                 down = UNKNOWN
             code = up * SIDE_KINDS + down
@@ -243,17 +251,17 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
             else:
                 points += f
             if kup[c] & bit:
-                sides += 1 << (f << 3)
+                sides += DIGIT[f]
             if kdown[c] & bit:
-                seen_down += 1 << (back[c] << 3)
+                seen_down += DIGIT[back[c]]
         seen_up += sides
         parts.append(SIZE_POINTS[_cap(len(pile), 20) * 41 + (points if points < 40 else 40)])
         flags = ((1 if sitting_out[s] else 0) | (2 if current == s else 0)
                  | (4 if turn_player == s else 0))
         parts.append(CROSS_FOULS[((crosses if crosses < 10 else 10) * 6 + _cap(fouls[s], 5)) * 8
                                  + flags])
-        parts.append(_counts3(SIDES_LOW, sides, 0, 10))
-        parts.append(_counts3(SIDES_HIGH, sides, 24, 10))
+        parts.append(SIDES_LOW[sides // LOW])
+        parts.append(SIDES_HIGH[sides % LOW])
     parts.append(fixed[1])
     abl_up = 0
     abl_down = 0
@@ -262,16 +270,16 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     draw = state.draw
     for c in ablage:
         if kup[c] & bit:
-            abl_up += 1 << (face[c] << 3)
+            abl_up += DIGIT[face[c]]
         if kdown[c] & bit:
-            abl_down += 1 << (back[c] << 3)
+            abl_down += DIGIT[back[c]]
     seen_up += abl_up
     seen_down += abl_down
     for c in abwurf:
         if kup[c] & bit:
-            seen_up += 1 << (face[c] << 3)
+            seen_up += DIGIT[face[c]]
         if kdown[c] & bit:
-            seen_down += 1 << (back[c] << 3)
+            seen_down += DIGIT[back[c]]
     parts.append(_top(ablage, face, back, kup, kdown, bit))
     parts.append(_top(abwurf, face, back, kup, kdown, bit))
     parts.append(_top(draw, face, back, kup, kdown, bit))
@@ -280,17 +288,17 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     if draw:
         c = draw[-1]
         if kup[c] & bit:
-            seen_up += 1 << (face[c] << 3)
+            seen_up += DIGIT[face[c]]
         if kdown[c] & bit:
-            seen_down += 1 << (back[c] << 3)
-    parts.append(_counts3(ABL3, abl_up, 0, 20))
-    parts.append(_counts3(ABL3, abl_up, 24, 20))
-    parts.append(_counts3(ABL3, abl_down, 0, 20))
-    parts.append(_counts3(ABL3, abl_down, 24, 20))
-    parts.append(_counts3(ALL3, seen_up, 0, 30))
-    parts.append(_counts3(ALL3, seen_up, 24, 30))
-    parts.append(_counts3(ALL3, seen_down, 0, 30))
-    parts.append(_counts3(ALL3, seen_down, 24, 30))
+            seen_down += DIGIT[back[c]]
+    parts.append(ABL3[abl_up // LOW])
+    parts.append(ABL3[abl_up % LOW])
+    parts.append(ABL3[abl_down // LOW])
+    parts.append(ABL3[abl_down % LOW])
+    parts.append(ALL3[seen_up // LOW])
+    parts.append(ALL3[seen_up % LOW])
+    parts.append(ALL3[seen_down // LOW])
+    parts.append(ALL3[seen_down % LOW])
     total = state.total
     value = state.value
     final_turns = state.final_turns
