@@ -207,6 +207,21 @@ def test_casino_tokens_end_with_confirm_and_decode_to_the_action() -> None:
         assert decision.choose(seq[-1]) == aid
 
 
+def test_krumme20_side_counts_fit_the_byte_builders_digits() -> None:
+    """The byte builder packs the known sides by number as digits in base ``RADIX``: no
+    number may lie on ``RADIX`` cards or more of any deck (each card shows one side up and
+    one down, so a count of up or of down sides is at most the cards bearing the number),
+    and the packed blocks are indexed by up to three digits."""
+    from kartentisch.games.krumme20.cards import DECKS, deck_pairs
+    from kartentisch.rl.fast import k20_bytes
+
+    for deck in DECKS:
+        for number in range(6):
+            bearing = sum(1 for a, b in deck_pairs(deck) if number in (a, b))
+            assert 0 < bearing < k20_bytes.RADIX, (deck, number)
+    assert len(k20_bytes.ALL3) == len(k20_bytes.ABL3) == k20_bytes.LOW == k20_bytes.RADIX ** 3
+
+
 @pytest.mark.parametrize(("players", "peek_own"), [(2, False), (3, True), (6, False)])
 def test_krumme20_encoding_unchanged_when_unknown_sides_are_redealt(players: int,
                                                                     peek_own: bool) -> None:

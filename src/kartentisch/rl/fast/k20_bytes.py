@@ -35,7 +35,7 @@ from typing import Final
 
 import numpy as np
 
-from kartentisch.games.krumme20.actions import MAX_HAND, NUM_ACTIONS
+from kartentisch.games.krumme20.actions import MAX_HAND
 from kartentisch.games.krumme20.cards import DECK_SIZE
 from kartentisch.games.krumme20.state import PHASES, K20State
 
@@ -155,10 +155,6 @@ FINAL_TURNS: Final[list[bytes]] = [f + t for f in FINAL for t in BY200]
 """[final index * 201 + min(turns, 200)]: the scalars' cells 26-28."""
 SPARE: Final = bytes(F4 * 68)
 """The layout's spare cells at its end."""
-MASKS: Final[dict[tuple[int, ...], bytes]] = {}
-"""Action masks by legal ids (:func:`mask_bytes`); a few hundred kinds occur."""
-MASKS_KEPT: Final = 20_000
-"""At most this many masks are kept (a bound on memory; more are made each time)."""
 
 
 def _cap(k: int, top: int) -> int:
@@ -316,20 +312,3 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     parts.append(fixed[3])
     return b"".join(parts)
 
-
-def mask_bytes(legal: tuple[int, ...]) -> bytes:
-    """The action mask (one byte per action id, 1: legal) of the legal ids ``legal``.
-
-    Why: the rows' core wrote a mask as zeros and then one item per legal id through a
-    memoryview (a generic item assignment each); the same tuples of legal ids come back all
-    the time, so the mask is one copy of bytes kept per tuple.
-    """
-    data = MASKS.get(legal)
-    if data is None:
-        row = bytearray(NUM_ACTIONS)
-        for aid in legal:
-            row[aid] = 1
-        data = bytes(row)
-        if len(MASKS) < MASKS_KEPT:
-            MASKS[legal] = data
-    return data
