@@ -86,6 +86,44 @@ def _aec_loop(env: Any, seconds: float, seed: int) -> tuple[int, float]:
         env.reset()
 
 
+def batch_policy(masks: Any, rng: Any) -> Any:
+    """The batch rows' random policy: ``pick(masks)`` is one uniformly random allowed token
+    per row (the k-th allowed entry of each row's mask for a uniformly random k), vectorized.
+
+    The stepper returns its own mask array on every step (``copy=False``), so ``masks`` is
+    the array every call sees. The allowed entries are found in two passes over little
+    data: the masks' 8-byte words that hold any (one comparison over an eighth of the
+    entries), then the bytes of those words. The same picks as ``np.flatnonzero`` over the
+    whole masks, which walked every one of a Krass Kariert row's 4 972 entries and cost
+    about as much as the stepper's rules (callgrind: 12k of 78k instructions per row).
+    """
+    import numpy as np
+
+    rows, width = masks.shape
+    flat = masks.reshape(-1)
+    row_starts = np.arange(rows, dtype=np.int64) * width
+    if flat.size % 8 == 0:
+        words = flat.view(np.uint64)
+        lanes = flat.reshape(-1, 8)
+
+        def allowed(_: Any) -> Any:
+            held = np.flatnonzero(words != 0)
+            inside = np.flatnonzero(lanes[held].view(bool).reshape(-1))
+            return held[inside >> 3] * 8 + (inside & 7)
+    else:
+        def allowed(_: Any) -> Any:
+            return np.flatnonzero(flat.view(bool))
+
+    def pick(current: Any) -> Any:
+        assert current is masks or np.shares_memory(current, masks)
+        legal = allowed(current)
+        counts = np.bincount(legal // width, minlength=rows)
+        starts = np.cumsum(counts) - counts
+        return legal[starts + (rng.random(rows) * counts).astype(np.int64)] - row_starts
+
+    return pick
+
+
 def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: int,
            seed: int, after_warmup: Any = None) -> dict[str, Any]:
     """One measurement in this process (``after_warmup()`` is called between the warm-up
@@ -105,22 +143,14 @@ def worker(kind: str, game: str, players: int | None, seconds: float, num_envs: 
 
         stepper = BatchStepper(game, num_envs, seed=seed, players=players, copy=False)
         _, masks, _ = stepper.reset()
-        rng = np.random.default_rng(seed)
-        width = masks.shape[1]
-        row_starts = np.arange(num_envs, dtype=np.int64) * width
+        pick = batch_policy(masks, np.random.default_rng(seed))
 
         def run(limit: float) -> tuple[int, float]:
             nonlocal masks
             steps = 0
             start = time.process_time()
             while time.process_time() - start < limit:
-                # a uniformly random legal token per row, vectorized: the k-th allowed
-                # entry of each row's mask for a random k
-                legal = np.flatnonzero(masks.view(bool))
-                counts = np.bincount(legal // width, minlength=num_envs)
-                starts = np.cumsum(counts) - counts
-                picks = legal[starts + (rng.random(num_envs) * counts).astype(np.int64)]
-                _, masks, _, _, _ = stepper.step(picks - row_starts)
+                _, masks, _, _, _ = stepper.step(pick(masks))
                 steps += num_envs
             return steps, time.process_time() - start
 
