@@ -132,3 +132,23 @@ def test_groups_on_the_table_are_the_groups_using_its_values() -> None:
             direct = sorted(g for g in movegen._GROUPS[v]
                             if not (g | g >> 1 | g >> 2) & ones & ~support)
             assert sorted(movegen._on_table(support, v)) == direct, (v, bin(support_bits))
+
+
+def test_deal_order_is_the_general_shuffle() -> None:
+    """The pack's fast shuffle (sorting by the words' top 16 bits) deals what the seeding
+    module's shuffle deals, also for the packs where two cards share those bits (the fast
+    path then hands over to the general one)."""
+    import hashlib
+    from array import array
+
+    from kartentisch.core.rng import shuffled
+    from kartentisch.games.casino.cards import DECK
+    from kartentisch.games.casino.state import deal_order
+
+    ties = 0
+    for seed in [*range(1500), 2**53 - 1, 12345678901234]:
+        for pack in (0, 1, 7):
+            assert deal_order(seed, pack) == shuffled(DECK, seed, "casino", pack), (seed, pack)
+            digest = hashlib.shake_128(f"{seed}/casino/{pack}".encode()).digest(416)
+            ties += len(set(array("H", digest)[3::4])) < 52
+    assert ties > 20  # the general path was taken too

@@ -15,6 +15,9 @@ explanations of refused moves from :mod:`.explain`, the points of a pack from
 from __future__ import annotations
 
 import bisect
+import hashlib
+import sys
+from array import array
 from typing import TYPE_CHECKING, Any, Final
 
 from kartentisch.core.errors import IllegalActionError
@@ -68,11 +71,27 @@ __all__ = ["OVER", "PLAY", "SCORE_ITEMS", "TARGET", "BuildUnit", "CasinoState", 
 
 PLAY: Final = "play"
 OVER: Final = "over"
+_BIG_ENDIAN: Final = sys.byteorder == "big"
 
 
 def deal_order(seed: int, pack: int) -> list[int]:
-    """The shuffled pack ``pack`` of the game with ``seed``; cards are dealt from the end."""
-    return shuffled(DECK, seed, "casino", pack)
+    """The shuffled pack ``pack`` of the game with ``seed``; cards are dealt from the end.
+
+    This is ``shuffled(DECK, seed, "casino", pack)`` (:func:`~kartentisch.core.rng.shuffled`:
+    the cards sorted by one 64-bit word each), computed in half the instructions (a pack
+    is shuffled every 24 plays of two players; the general shuffle cost ~4% of a play):
+    the cards are sorted by the top 16 bits of their words, small ints that Python
+    compares fast; only when two cards share them (about one pack in fifty) is the
+    general shuffle asked. A card is its index in ``DECK``. Tests compare the two on many
+    seeds, ties included.
+    """
+    if _BIG_ENDIAN:
+        return shuffled(DECK, seed, "casino", pack)
+    digest = hashlib.shake_128(f"{seed}/casino/{pack}".encode()).digest(8 * 52)
+    top = array("H", digest)[3::4].tolist()  # each little-endian word's top 16 bits
+    if len(set(top)) < 52:
+        return shuffled(DECK, seed, "casino", pack)
+    return sorted(DECK, key=top.__getitem__)
 
 
 class CasinoState(State[Action, "CasinoObservation"]):
