@@ -12,6 +12,7 @@ player to move who can move. The first problem found is named in the error: code
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Final
@@ -28,6 +29,7 @@ from kartentisch.games.casino.documents import (
     POSITION_FORMAT,
     CasinoObservationDocument,
     CasinoPosition,
+    OptionsDocument,
     PackResultDocument,
 )
 from kartentisch.games.casino.scoring import SCORE_ITEMS, TARGET
@@ -149,12 +151,11 @@ def state_from_json(game: Casino, document: object) -> CasinoState:
     except KeyError:
         raise _bad_card_name(doc) from None
     n = doc.players
-    from kartentisch.games.casino.game import Casino
+    if n != game.players or msgspec.structs.astuple(doc.options) != _option_values(game):
+        from kartentisch.games.casino.game import Casino  # (a cycle at load)
 
-    options = msgspec.structs.asdict(doc.options)
-    if n != game.players or options != game.options_json():
         try:
-            game = Casino(n, options)
+            game = Casino(n, msgspec.structs.asdict(doc.options))
         except InvalidOptionsError as exc:
             raise impossible(f"options: {exc}") from None
     state = CasinoState(game, doc.seed, deal_now=False)
@@ -180,22 +181,22 @@ def state_from_json(game: Casino, document: object) -> CasinoState:
     loose.sort()
     state.loose = loose
     for i, b in enumerate(doc.table.builds):
-        where = f"build {i + 1}: "
         cards = sorted(build_cards[i])
         if b.owner >= n:
-            raise impossible(f"{where}owner {b.owner} is not a seat", field="table.builds")
+            raise impossible(f"build {i + 1}: owner {b.owner} is not a seat", field="table.builds")
         if b.turn >= max(doc.turn, 1):
-            raise impossible(f"{where}its turn {b.turn} is not before 'turn'",
+            raise impossible(f"build {i + 1}: its turn {b.turn} is not before 'turn'",
                              field="table.builds")
         if b.value in state.builds:
-            raise impossible(f"{where}a second build of {b.value}; builds of one value merge",
-                             field="table.builds")
+            raise impossible(
+                f"build {i + 1}: a second build of {b.value}; builds of one value merge",
+                field="table.builds")
         if len(cards) < 2:
-            raise impossible(f"{where}a build holds at least 2 cards", field="table.builds")
+            raise impossible(f"build {i + 1}: a build holds at least 2 cards", field="table.builds")
         if any(is_face(c) for c in cards):
-            raise impossible(f"{where}face cards never enter builds", field="table.builds")
+            raise impossible(f"build {i + 1}: face cards never enter builds", field="table.builds")
         if not can_partition(cards, b.value):
-            raise impossible(f"{where}{' '.join(card_names(cards))} do not form groups of "
+            raise impossible(f"build {i + 1}: {' '.join(card_names(cards))} do not form groups of "
                              f"{b.value}", field="table.builds")
         state.builds[b.value] = BuildUnit(b.value, tuple(cards), b.owner, b.turn)
     per_seat("captured", doc.captured)
@@ -244,6 +245,25 @@ def state_from_json(game: Casino, document: object) -> CasinoState:
     state._current = doc.to_move
     state._legal = None
     return state
+
+
+_OPTIONS_SEEN: list[tuple[object, tuple[object, ...]]] = []
+"""The last game's options and their values in the options document's field order."""
+
+
+def _option_values(game: Casino) -> tuple[object, ...]:
+    """``game``'s options in the order of :class:`OptionsDocument`'s fields (remembered for
+    the last options object asked about: most reads are for one game), to compare with a
+    document's without making a dictionary of either."""
+    options = game.options
+    if _OPTIONS_SEEN and _OPTIONS_SEEN[0][0] is options:
+        return _OPTIONS_SEEN[0][1]
+    fields = OptionsDocument.__struct_fields__
+    values = tuple(getattr(options, f) for f in fields)
+    if tuple(f.name for f in dataclasses.fields(options)) != fields:
+        values = ()  # (options the document cannot carry: never equal, a new game decides)
+    _OPTIONS_SEEN[:] = [(options, values)]
+    return values
 
 
 def _check_cards(state: CasinoState) -> None:
@@ -318,16 +338,17 @@ def _read_scores(state: CasinoState, doc: CasinoPosition) -> None:
         # The result's lists in the order of _RESULT_KEYS (its fields; fresh lists of this
         # read, so the state keeps them).
         values: tuple[list[int], ...] = msgspec.structs.astuple(r)
-        where = f"pack result {i + 1}: "
         if any(len(v) != sides for v in values):
-            raise impossible(f"{where}each item needs one entry per side ({sides})",
+            raise impossible(f"pack result {i + 1}: each item needs one entry per side ({sides})",
                              field="pack_results")
         cards, spades, big, little, aces, _sweeps, _total = map(sum, values)
         if (big != 2 or little != 1 or aces != 4 or cards not in (0, 3)
                 or spades not in (0, 1)):
-            raise impossible(f"{where}the points do not share out one pack", field="pack_results")
+            raise impossible(f"pack result {i + 1}: the points do not share out one pack",
+                             field="pack_results")
         if values[-1] != list(map(sum, zip(*values[:-1], strict=True))):
-            raise impossible(f"{where}'total' is not the sum of the items", field="pack_results")
+            raise impossible(f"pack result {i + 1}: 'total' is not the sum of the items",
+                             field="pack_results")
         results.append(dict(zip(_RESULT_KEYS, values, strict=True)))
     state.pack_results = results
     scores = list(doc.scores)

@@ -212,11 +212,11 @@ def state_from_json(game: KrassKariert, data: object) -> KKState:
         _check_card_names(doc)
         raise AssertionError("a card name was not canonical") from None  # pragma: no cover
     n = doc.players
-    from kartentisch.games.krass_kariert.game import KrassKariert
-
     if n == game.players and msgspec.structs.astuple(doc.options) == _option_values(game):
         own = game  # speed: no new game (and options check) when the document's are game's
     else:
+        from kartentisch.games.krass_kariert.game import KrassKariert  # (a cycle at load)
+
         try:
             own = KrassKariert(n, msgspec.structs.asdict(doc.options))
         except InvalidOptionsError as exc:

@@ -277,10 +277,10 @@ def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
     _check_header(doc)
     d = read_document(doc, K20PositionDocument, what="position")
     n = d.players
-    from kartentisch.games.krumme20.game import Krumme20
-
     if game is None or game.players != n or msgspec.structs.astuple(
             d.options) != _option_values(game):
+        from kartentisch.games.krumme20.game import Krumme20  # (a cycle at load)
+
         try:
             game = Krumme20(n, msgspec.structs.asdict(d.options))
         except InvalidOptionsError as exc:  # a combination the types cannot refuse
