@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from kartentisch.games.krass_kariert.rollout import heuristic_action
-from kartentisch.games.krass_kariert.state import OVER, PLAY, KKState
+from kartentisch.games.krass_kariert.state import PHASE_OVER, PHASE_PLAY, KKState
 from kartentisch.games.krass_kariert.tables import ALL_IDS
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ _FAST_RANDBELOW: Final = _probe_randbelow()
 
 def _legal_ids(state: KKState) -> list[int]:
     """The legal ids as a list (:meth:`KKState.legal_action_ids` without the tuple)."""
-    if state.phase == PLAY:
+    if state._phase == PHASE_PLAY:
         ids: list[int] = state._generate_play(state._current, 1, ALL_IDS)
         return ids
     return state._generate_outside_play(ALL_IDS)
@@ -76,7 +76,7 @@ def random_games(game: KrassKariert, seeds: Sequence[int],
     fast = _FAST_RANDBELOW and type(rng) is random.Random
     for seed in seeds:
         state = game.new_initial_state(seed)
-        while state.phase != OVER:
+        while state._phase != PHASE_OVER:  # the phase's code (no name compared)
             # Speed: the index first, then the action at it; the ids are never listed.
             n = state._legal_count()
             state._apply_nth(_randbelow(getrandbits, n) if fast else randrange(n))
@@ -99,7 +99,7 @@ def run_playout(state: KKState, heuristic: bool, rng: random.Random, cap: int) -
     randrange = rng.randrange
     getrandbits = rng.getrandbits
     fast = _FAST_RANDBELOW and type(rng) is random.Random
-    while state.phase != OVER and state.deal == deal and steps != cap:
+    while state._phase != PHASE_OVER and state.deal == deal and steps != cap:
         if heuristic:
             ids = _legal_ids(state)
             n = len(ids)

@@ -141,23 +141,25 @@ def shuffled_deck(seed: int, deal: int) -> list[int]:
     :func:`~kartentisch.core.rng.shuffled` itself. A test holds the two together.
     """
     digest = _SHAKE(f"{seed}/krass-kariert/{deal}".encode()).digest(8 * _DECK_SIZE)
-    keys: list[int] = []
+    keys = [0] * _DECK_SIZE  # speed: filled by index (no appends)
     i: i64 = 0
     j: i64 = 5  # word i is bytes 8i .. 8i+7, little-endian: its top 24 bits are 8i+5 .. 8i+7
     while i < _DECK_SIZE:
-        keys.append((digest[j + 2] << 16 | digest[j + 1] << 8 | digest[j]) << 6 | i)
+        keys[i] = (digest[j + 2] << 16 | digest[j + 1] << 8 | digest[j]) << 6 | i
         i += 1
         j += 8
     keys.sort()
     deck = _DECK
-    out: list[int] = []
+    out = [0] * _DECK_SIZE
     previous: i64 = -1
-    for key in keys:
-        k: i64 = key
+    i = 0
+    while i < _DECK_SIZE:
+        k: i64 = keys[i]
         if k >> 6 == previous:
             return shuffled(DECK, seed, "krass-kariert", deal)
         previous = k >> 6
-        out.append(deck[k & 63])
+        out[i] = deck[k & 63]
+        i += 1
     return out
 
 
@@ -881,7 +883,8 @@ class KKState(State[Action, "KKObservation"]):
         elif not holders:  # all played out together: all but the round's winner lose a chip
             self._end_deal([s for s in self.participants if s != winner])
         else:
-            self._start_round(winner if hands[winner] else self._next_leader(winner))
+            self._start_round(winner if hands[winner] else self._next_leader(winner),
+                              holders == len(in_deal))
 
     def _next_leader(self, winner: int) -> int:
         """Who leads after ``winner`` won the round (called after players left the deal)."""
@@ -907,14 +910,15 @@ class KKState(State[Action, "KKObservation"]):
                 return seat
         raise RuntimeError("no player left to lead")  # pragma: no cover - unreachable
 
-    def _start_round(self, leader: int) -> None:
+    def _start_round(self, leader: int, everyone: bool) -> None:
+        """A round led by ``leader``; ``everyone``: every seat is still in the deal."""
         self.leader = leader
-        in_deal = self.in_deal
-        participants: list[int] = []
-        for s in self._orders[leader]:
-            if in_deal[s]:
-                participants.append(s)
-        self.participants = participants
+        order = self._orders[leader]
+        if everyone:
+            self.participants = list(order)
+        else:
+            in_deal = self.in_deal
+            self.participants = [s for s in order if in_deal[s]]
         self.act_index = 0
         log = self._log
         self._acts = []
@@ -949,7 +953,7 @@ class KKState(State[Action, "KKObservation"]):
         self.draws_left = 0
         self._log.append(DEAL_START | (leader + 1) << SEAT_SHIFT
                          | (self.deal + 1) << PAYLOAD_SHIFT)
-        self._start_round(leader)
+        self._start_round(leader, True)
 
     def _end_deal(self, chip_losers: list[int]) -> None:
         self.round_winner = -1
