@@ -467,8 +467,14 @@ def format_table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
-def run_modes(seconds: float, repeat: int, seed: int, compiled_src: Path) -> None:
-    """The issue-14 table: both modes beside OpenSpiel, ratios within each repetition."""
+def run_modes(seconds: float, repeat: int, seed: int, compiled_src: Path,
+              rows: list[str] | None = None) -> None:
+    """The issue-14 table: both modes beside OpenSpiel, ratios within each repetition.
+
+    ``rows``: only these ``--modes`` rows (and their pure or compiled variant when a row
+    ends in `` [pure]`` or `` [compiled]``), beside OpenSpiel's ``dou_dizhu`` (the
+    reference, always measured); ``None``: every row and ``crazy_eights``.
+    """
     import statistics
 
     plan: list[tuple[str, str, bool]] = []
@@ -476,6 +482,11 @@ def run_modes(seconds: float, repeat: int, seed: int, compiled_src: Path) -> Non
         plan.append((f"{base} [pure]", base, True))
         plan.append((f"{base} [compiled]", base, False))
     plan += [(label, label, False) for label in ("OpenSpiel dou_dizhu", "OpenSpiel crazy_eights")]
+    if rows is not None:
+        unknown = [r for r in rows if r not in MODE_ROWS and r.rsplit(" [", 1)[0] not in MODE_ROWS]
+        if unknown:
+            raise SystemExit(f"unknown --rows {unknown}; rows are {list(MODE_ROWS)}")
+        plan = [p for p in plan if p[0] == MODE_REFERENCE or p[1] in rows or p[0] in rows]
     rates: dict[str, list[float]] = {label: [] for label, _, _ in plan}
     ratios: dict[str, list[float]] = {label: [] for label, _, _ in plan}
     notes: dict[str, str] = {}
@@ -537,6 +548,9 @@ def main() -> None:
                              "this process and print the N games' actions (for callgrind: "
                              "instructions per action from two values of N)")
     parser.add_argument("--row", help="a --modes row or OpenSpiel row, for --fixed-games")
+    parser.add_argument("--rows", help="with --modes: only these rows, separated by ; (e.g. "
+                                       "'Krass Kariert 4p, batch [compiled]'; a row without "
+                                       "[pure]/[compiled] means both), beside dou_dizhu")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.fixed_games is not None:
@@ -546,7 +560,8 @@ def main() -> None:
         worker(args.worker, args.seconds, args.seed)
         return
     if args.modes:
-        run_modes(args.seconds, args.repeat, args.seed, args.compiled_src)
+        rows = None if args.rows is None else [r.strip() for r in args.rows.split(";")]
+        run_modes(args.seconds, args.repeat, args.seed, args.compiled_src, rows)
         return
 
     plan: list[tuple[str, str, Path | None, str]] = [
