@@ -376,7 +376,7 @@ def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int) -> 
         twice |= held & bit
         held |= bit
     ids: list[int] = []
-    may_trail_capturer = state.game.options.trail_when_capture_possible
+    may_trail_capturer = state._trail_capturer
     for card in hand:
         cv = VALUES[card]
         key = card * NUM_CODES
@@ -386,7 +386,7 @@ def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int) -> 
             if faces:  # the other cards of the rank; the card's own bit squeezed out
                 faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
                 base = ID_BASE[key + CODE_CAPTURE]
-                if state.game.options.face_cards_capture_all:
+                if state._capture_all:
                     ids.append(base + faces)
                 else:
                     while faces:
@@ -443,7 +443,6 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         reach = state._reach = reachable(loose)
     if not builds:
         return _open_table(state, hand, loose, reach)
-    options = state.game.options
     held = 0
     """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
     twice = 0
@@ -459,7 +458,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     last_turn = state.last_turn[seat]
     banned = False
     """The trail ban (option ``trail_ban``, as :func:`~.table.trail_banned` says it)."""
-    every_turn = options.trail_ban == "while_build_stands"
+    every_turn = state._every_turn
     for u, b in builds.items():
         built |= 1 << u
         if b.owner == seat:
@@ -471,7 +470,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
             total += VALUES[c]
         if total == u:  # a single build (BuildUnit.multiple, without its generator)
             raisable.append(u)
-    keeps = options.owner_keeps_capture_card and owned != 0
+    keeps = state._keeps and owned != 0
     ids: list[int] = []
     can_capture = 0
     """Bit ``c``: card c can capture (for option ``trail_when_capture_possible``)."""
@@ -492,7 +491,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 if not short:
                     faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
                     base = ID_BASE[key + CODE_CAPTURE]
-                    if options.face_cards_capture_all:
+                    if state._capture_all:
                         ids.append(base + faces)
                     else:
                         while faces:
@@ -546,7 +545,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                                + u - 1])
     # trails
     if not banned:
-        check = not options.trail_when_capture_possible
+        check = not state._trail_capturer
         for card in hand:
             if check and can_capture >> card & 1:
                 continue

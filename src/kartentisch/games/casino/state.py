@@ -98,8 +98,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
     """A Casino game in progress."""
 
     __slots__ = (
-        "_current", "_events", "_events_at", "_given", "_given_at", "_history", "_history_at",
-        "_legal", "_lmask",
+        "_capture_all", "_current", "_events", "_events_at", "_every_turn", "_given",
+        "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_sweeps",
+        "_trail_capturer",
         "_log", "_loose", "_plays", "_plays_at", "_reach", "builds", "captured", "dealer", "deck",
         "game",
         "hands", "last_capturer", "last_turn", "pack", "pack_results", "phase", "scores",
@@ -157,6 +158,15 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._current = 0
         self._legal: tuple[int, ...] | None = None
         """The legal ids, ascending (computed on demand; a tuple, so it is safe to share)."""
+        options = game.options
+        self._trail_capturer = bool(options.trail_when_capture_possible)
+        """The options the rules read at every play, copied once: reading them through
+        the game costs two attribute lookups on plain Python objects each time (and
+        more when compiled, where the state's own fields are plain C fields)."""
+        self._capture_all = bool(options.face_cards_capture_all)
+        self._sweeps = bool(options.sweeps)
+        self._keeps = bool(options.owner_keeps_capture_card)
+        self._every_turn = options.trail_ban == "while_build_stands"
         if deal_now:
             self._start_pack()
 
@@ -246,7 +256,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         if card not in self.hands[self._current]:
             return False
         if type(action) is Trail:
-            return True if self.game.options.trail_when_capture_possible else None
+            return True if self._trail_capturer else None
         if type(action) is Capture and not action.build and VALUES[card]:
             mask = 0
             for c in action.loose:
@@ -457,7 +467,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             if action.build:
                 unit = self.builds.pop(action.build)
                 pile.extend(unit.cards)
-            sweep = (self.game.options.sweeps and not loose and not self.builds
+            sweep = (self._sweeps and not loose and not self.builds
                      and (bool(self.deck) or any(hands)))  # never on the pack's last play
             if sweep:
                 self.sweeps[seat] += 1
