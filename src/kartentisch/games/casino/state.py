@@ -99,12 +99,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     __slots__ = (
         "_capture_all", "_current", "_events", "_events_at", "_every_turn", "_given",
-        "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_sweeps",
-        "_trail_capturer",
-        "_log", "_loose", "_plays", "_plays_at", "_reach", "builds", "captured", "dealer", "deck",
-        "game",
-        "hands", "last_capturer", "last_turn", "pack", "pack_results", "phase", "scores",
-        "seed", "sweeps", "turn", "winners",
+        "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_log", "_loose",
+        "_plays", "_plays_at", "_reach", "_sweeps", "_trail_capturer", "builds", "captured",
+        "dealer", "deck", "game", "hands", "last_capturer", "last_turn", "pack",
+        "pack_results", "phase", "scores", "seed", "sweeps", "turn", "winners",
     )
 
     game: Casino
