@@ -22,8 +22,14 @@ DECKS: Final = ("pairs", "doubles")
 """Known deck compositions (option ``deck``)."""
 
 
+_DECK_PAIRS: Final[dict[str, tuple[tuple[int, int], ...]]] = {}
+""":func:`deck_pairs` per deck, built once: every deal reads it, and it is immutable."""
+
+
 def deck_pairs(deck: str) -> tuple[tuple[int, int], ...]:
     """The 54 cards of a deck composition as (side a, side b) pairs, sorted.
+
+    The tuple is built once per deck and then handed out as it is (it is immutable).
 
     ``pairs`` (ASSUMED default): every unordered pair of 0-5; doubles four times, mixed
     pairs twice. ``doubles``: both sides equal, each number nine times (a variant without
@@ -35,6 +41,9 @@ def deck_pairs(deck: str) -> tuple[tuple[int, int], ...]:
     >>> sorted(set(deck_pairs("doubles")))[:2]
     [(0, 0), (1, 1)]
     """
+    cached = _DECK_PAIRS.get(deck)
+    if cached is not None:
+        return cached
     if deck == "pairs":
         cards = [(a, b) for a in SIDES for b in SIDES if a <= b for _ in range(4 if a == b else 2)]
     elif deck == "doubles":
@@ -43,7 +52,8 @@ def deck_pairs(deck: str) -> tuple[tuple[int, int], ...]:
         raise ValueError(f"unknown deck {deck!r}; known decks: {', '.join(DECKS)}")
     if len(cards) != DECK_SIZE:
         raise AssertionError("a deck has 54 cards")
-    return tuple(sorted(cards))
+    pairs = _DECK_PAIRS[deck] = tuple(sorted(cards))
+    return pairs
 
 
 def pair_counts(deck: str) -> Counter[tuple[int, int]]:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
-from kartentisch.core.rng import random_words, shuffled
+from kartentisch.core.rng import random_words
 from kartentisch.games.krumme20.actions import (
     ACTIONS,
     MAX_HAND,
@@ -1105,20 +1105,30 @@ class K20State(State[Action, "K20Observation"]):
         n = game.players
         # The order of the cards and, independently, which side of each faces up: both from
         # the seed alone (core.rng), so a seed deals the same game on every platform.
-        pairs = shuffled(deck_pairs(game.options.deck), self.seed, "krumme20", "deck")
-        sides = random_words(self.seed, ("krumme20", "sides"), DECK_SIZE)
-        for c, (a, b) in enumerate(pairs):
-            if sides[c] & 1:
-                a, b = b, a
-            self.face[c] = a
-            self.back[c] = b
+        # core.rng.shuffled(deck_pairs(deck), seed, "krumme20", "deck") as card indices (the
+        # same sort by the same words: no list of pairs to build and unpack), then each
+        # card's sides by a lookup in the deck's tables, built once.
+        seed = self.seed
+        deck = game.options.deck
+        tables = _SIDE_TABLES.get(deck)
+        if tables is None:
+            tables = _side_tables(deck)
+        ups, downs = tables
+        keys = random_words(seed, _DECK_LABELS, DECK_SIZE)
+        order = sorted(range(DECK_SIZE), key=keys.__getitem__)
+        sides = random_words(seed, _SIDES_LABELS, DECK_SIZE)
+        face, back = self.face, self.back
+        for c in range(DECK_SIZE):
+            j = order[c] << 1 | (sides[c] & 1)
+            face[c] = ups[j]
+            back[c] = downs[j]
         self.draw = list(range(DECK_SIZE))
         for _ in range(3):
             for s in range(n):
                 card = self.draw.pop()
                 self._to_hand(s, card)
         self._draw_changed()
-        sums = [sum(self.face[c] for c in h) for h in self.hands]
+        sums = [sum([face[c] for c in h]) for h in self.hands]
         start = sums.index(max(sums))  # ties: the first from seat 0 clockwise
         packed = start
         for s, v in enumerate(sums):
@@ -1126,6 +1136,26 @@ class K20State(State[Action, "K20Observation"]):
         self._log.append(L_DEAL | packed << 8)
         self._begin_turn(start)
         self._next_step()
+
+
+_DECK_LABELS: Final = ("krumme20", "deck")
+_SIDES_LABELS: Final = ("krumme20", "sides")
+
+_SIDE_TABLES: Final[dict[str, tuple[list[int], list[int]]]] = {}
+"""Per deck (option ``deck``): the up and the down side of the card at index ``i`` of
+:func:`.cards.deck_pairs` lying with its side bit ``b`` (bit 0 of its word from the seed),
+at ``2 * i + b``; built once per deck."""
+
+
+def _side_tables(deck: str) -> tuple[list[int], list[int]]:
+    """:data:`_SIDE_TABLES` for ``deck``, built and kept."""
+    ups: list[int] = []
+    downs: list[int] = []
+    for a, b in deck_pairs(deck):
+        ups += (a, b)
+        downs += (b, a)
+    tables = _SIDE_TABLES[deck] = (ups, downs)
+    return tables
 
 
 _PICKLED: Final = (
