@@ -53,15 +53,19 @@ class BatchStepper:
         self.players: int = game_obj.players
         self.copy = copy
         self._rng = np.random.default_rng(seed)
-        self._obs = np.zeros((num_envs, self.encoding.obs_size), dtype=np.float32)
-        self._masks = np.zeros((num_envs, self.encoding.num_tokens), dtype=np.int8)
+        # The arrays the rows' core writes are views of bytearrays, which it writes
+        # directly: a slice assignment into a bytearray is far cheaper than one into a
+        # memoryview (see Rows.write).
+        self._obs_view = bytearray(4 * num_envs * self.encoding.obs_size)
+        self._mask_view = bytearray(num_envs * self.encoding.num_tokens)
+        self._current_view = bytearray(8 * num_envs)
+        self._obs = np.frombuffer(self._obs_view, dtype=np.float32).reshape(
+            num_envs, self.encoding.obs_size)
+        self._masks = np.frombuffer(self._mask_view, dtype=np.int8).reshape(
+            num_envs, self.encoding.num_tokens)
+        self._current = np.frombuffer(self._current_view, dtype=np.int64)
         self._rewards = np.zeros((num_envs, self.players), dtype=np.float32)
         self._dones = np.zeros(num_envs, dtype=bool)
-        self._current = np.zeros(num_envs, dtype=np.int64)
-        # the arrays' bytes, written by the rows' core
-        self._obs_view = self._obs.reshape(-1).data.cast("B")
-        self._mask_view = self._masks.reshape(-1).data.cast("B")
-        self._current_view = self._current.data.cast("B").cast("q")
         self._reward_view: memoryview[float] = self._rewards.reshape(-1).data.cast("B").cast("f")
         self._done_view = self._dones.data.cast("B")
         self._rows = make_rows(game_obj, self.encoding, num_envs, self._new_seed)

@@ -77,7 +77,7 @@ class Table:
         self._seat = np.zeros(1, dtype=np.int64)
         self._obs_view = self._obs.data.cast("B")
         self._mask_view = self._mask.data.cast("B")
-        self._seat_view = self._seat.data.cast("B").cast("q")
+        self._seat_view = self._seat.data.cast("B")
         self._written = False
         """Whether the arrays hold the current decision (with its prefix)."""
         self._lazy_observation = (self.encoding.single_token

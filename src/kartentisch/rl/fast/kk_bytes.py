@@ -83,6 +83,9 @@ OWN2: Final[list[bytes]] = [CARD15[a] + CARD15[b] if a and b else b""
                             for a in range(16) for b in range(16)]
 """[16 * card + next card]: two neighbouring positions of the own hand (speed: half the
 blocks to join)."""
+OTHER2: Final[list[bytes]] = [(CARD16[a] if a else HIDDEN16) + (CARD16[b] if b else HIDDEN16)
+                              for a in range(16) for b in range(16)]
+"""[16 * card + next card] (0: hidden): two neighbouring positions of another hand."""
 OTHER_PAD: Final[list[bytes]] = [bytes(F4 * (CARDS + 1) * (MAX_HAND - k))
                                  for k in range(MAX_HAND + 1)]
 ALL_HIDDEN: Final[list[bytes]] = [HIDDEN16 * k + OTHER_PAD[k] for k in range(MAX_HAND + 1)]
@@ -213,13 +216,18 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes]) 
             parts.append(ALL_HIDDEN[other])
             continue
         h = hands[s]
+        a = 0
         for j in range(other):
+            b = 0
             if kn[j]:
-                c = h[j]
-                parts.append(CARD16[c])
-                counts[c] = counts[c] + 1
+                b = h[j]
+                counts[b] = counts[b] + 1
+            if j & 1:
+                parts.append(OTHER2[16 * a + b])
             else:
-                parts.append(HIDDEN16)
+                a = b
+        if other & 1:
+            parts.append(CARD16[a] if a else HIDDEN16)
         parts.append(OTHER_PAD[other])
     parts.append(pad[0])
     reserves = state.reserves
