@@ -70,14 +70,19 @@ test: $(STAMP) system $(COMPILED_STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
 
-# Conformance invariants over a million random games per game (lean checks per move, the full
-# check every 2000th game), on 2 worker processes; exits non-zero on any violation. Hours.
-# Smaller runs: make soak SOAK_GAMES=2000. Also: KARTENTISCH_SOAK=1 for the long test counts.
+# The long counts first: every test of a file with a KARTENTISCH_SOAK switch (marked soak by
+# tests/conftest.py: property tests of all games, the conformance suite, the fuzzers of the
+# API and the server, OpenSpiel's checks) with KARTENTISCH_SOAK=1, some minutes on 2 workers.
+# Then conformance invariants over a million random games per game (lean checks per move, the
+# full check every 2000th game), on 2 worker processes. Hours; both always run, and any
+# failure or violation makes the exit status non-zero. Smaller runs: make soak SOAK_GAMES=2000.
 SOAK_GAMES ?= 1000000
 SOAK_WORKERS ?= 2
-soak: $(STAMP)
-	$(BIN)/python -m kartentisch.testing.soak --games $(SOAK_GAMES) --workers $(SOAK_WORKERS)
-	KARTENTISCH_SOAK=1 $(BIN)/pytest -q -n $(SOAK_WORKERS) tests/test_conformance.py tests/core/test_fuzz.py
+soak: $(STAMP) system
+	KARTENTISCH_SOAK=1 $(BIN)/pytest -n $(SOAK_WORKERS) --dist worksteal \
+		-p no:cacheprovider -m soak tests; tests=$$?; \
+	$(BIN)/python -m kartentisch.testing.soak --games $(SOAK_GAMES) --workers $(SOAK_WORKERS); \
+	games=$$?; test $$tests -eq 0 && test $$games -eq 0
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
