@@ -145,7 +145,7 @@ def check_views(state: CasinoState, rng: random.Random) -> None:
             assert world.legal_actions() == state.legal_actions()
 
 
-@settings(max_examples=count(120, 2000), deadline=None, derandomize=True,
+@settings(max_examples=count(50, 2000), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_first_packs(case: tuple[Casino, int]) -> None:
@@ -155,7 +155,7 @@ def test_first_packs(case: tuple[Casino, int]) -> None:
     assert state.pack_results or state.is_terminal()
 
 
-@settings(max_examples=count(20, 400), deadline=None, derandomize=True,
+@settings(max_examples=count(10, 400), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_whole_games(case: tuple[Casino, int]) -> None:
@@ -176,7 +176,7 @@ def test_whole_games(case: tuple[Casino, int]) -> None:
     assert record.replay().to_json() == state.to_json()
 
 
-@settings(max_examples=count(20, 60), deadline=None, derandomize=True,
+@settings(max_examples=count(10, 60), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_views_and_positions(case: tuple[Casino, int]) -> None:

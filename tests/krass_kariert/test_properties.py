@@ -128,7 +128,7 @@ def play_checked(players: int, seed: int, options: dict[str, Any]) -> KKState:
 
 
 @pytest.mark.parametrize(("players", "games"),
-                         [(3, 700), (4, 700), (5, 600)] if SOAK else [(3, 150), (4, 150), (5, 150)])
+                         [(3, 700), (4, 700), (5, 600)] if SOAK else [(3, 60), (4, 60), (5, 60)])
 def test_invariants_in_random_games(players: int, games: int) -> None:
     lengths: list[int] = []
 
@@ -176,7 +176,7 @@ def _check_checkpoint(kk: ModuleType, s: KKState, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize(("players", "games"),
-                         [(3, 120), (4, 120), (5, 120)] if SOAK else [(3, 25), (4, 25), (5, 25)])
+                         [(3, 120), (4, 120), (5, 120)] if SOAK else [(3, 12), (4, 12), (5, 12)])
 def test_expensive_properties(kk: ModuleType, players: int, games: int) -> None:
     @_settings(games)
     @given(seed=SEEDS, options=OPTIONS, every=st.integers(12, 30))
@@ -257,7 +257,7 @@ def test_single_action_legality_agrees_with_the_generated_list(players: int) -> 
     """``apply`` decides one action with ``is_legal_id``; it must agree with the list of
     legal ids for every one of the 4972 ids, in every phase and under every option."""
 
-    @_settings(15 if SOAK else 6)
+    @_settings(15 if SOAK else 4)
     @given(seed=SEEDS, options=OPTIONS, every=st.integers(8, 20))
     def run(seed: int, options: dict[str, Any], every: int) -> None:
         game = KrassKariert(players, options)

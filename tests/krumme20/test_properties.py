@@ -81,7 +81,7 @@ def play_random(state: K20State, rng: random.Random, check: bool = True) -> int:
     return steps
 
 
-@settings(max_examples=examples(150, 2000), deadline=None, derandomize=True)
+@settings(max_examples=examples(60, 2000), deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=OPTIONS)
 def test_random_games_conserve_cards_and_end(seed: int, players: int,
                                              options: dict[str, Any]) -> None:
@@ -95,7 +95,7 @@ def test_random_games_conserve_cards_and_end(seed: int, players: int,
     assert [r > 0 for r in returns] == [v == best for v in state.final_scores()]
 
 
-@settings(max_examples=examples(40, 400), deadline=None, derandomize=True)
+@settings(max_examples=examples(20, 400), deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=OPTIONS)
 def test_replay_and_position_round_trips(seed: int, players: int,
                                          options: dict[str, Any]) -> None:
@@ -137,7 +137,7 @@ def swap_hidden(state: K20State, viewer: int) -> K20State:
     return other
 
 
-@settings(max_examples=examples(40, 400), deadline=None, derandomize=True)
+@settings(max_examples=examples(20, 400), deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=OPTIONS)
 def test_no_leaks_and_sampled_worlds_agree(seed: int, players: int,
                                           options: dict[str, Any]) -> None:
