@@ -190,7 +190,8 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=1000 if os.environ.get("KARTENTISCH_SOAK") == "1" else 40,
+          deadline=None)
 @given(changes=st.dictionaries(
     st.sampled_from(["format", "game", "players", "seed", "actions", "options", "seats",
                      "returns", "index", "extra"]), JSON_VALUES, max_size=3))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from io import StringIO
@@ -319,7 +320,8 @@ def ambiguous_state() -> KKState:
     return find_state(x_play_is_ambiguous)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=400 if os.environ.get("KARTENTISCH_SOAK") == "1" else 20,
+          deadline=None)
 @given(lines=st.lists(st.one_of(
     st.text(max_size=12),
     st.from_regex(r"(r?[0-9]{1,2}(-[0-9]{1,2})?(x[0-9]{1,2}){0,3}(@[0-9]{1,2})?|@[0-9]{1,2}"
