@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,8 +24,10 @@ import kartentisch
 from kartentisch import _native
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.registry import load_game
+from kartentisch.games.krass_kariert.actions import NUM_ACTIONS as NUM_KK_ACTIONS
 from kartentisch.rl.batch import BatchStepper
 from kartentisch.rl.encodings import Decision, encoding_for
+from kartentisch.rl.fast.rows import kk_mask
 from kartentisch.rl.table import SEED_LIMIT, Table
 
 CASES = [("krass-kariert", 4), ("krass-kariert", 5), ("casino", 2), ("casino", 4),
@@ -182,6 +186,36 @@ def test_whole_actions_and_tokens_may_alternate() -> None:
                                                       for s in reference.states]
     assert [t.state.to_json() for t in stepper.tables] == [
         s.to_json() for s in reference.states]
+
+
+KK_OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"x_with_x": True},
+    {"voluntary_concession": False},
+    {"x_with_x": True, "voluntary_concession": False},
+]
+
+
+@pytest.mark.parametrize("options", KK_OPTION_SETS, ids=lambda o: ",".join(o) or "defaults")
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_krass_kariert_masks_are_the_legal_ids(players: int, options: dict[str, Any]) -> None:
+    """The rows' core writes Krass Kariert's masks from the move table (``kk_mask``), not
+    from ``legal_action_ids()``: the same ids at every position of random games, in both
+    phases, for every option that changes what is legal."""
+    game = load_game("krass-kariert", players, options)
+    phases: set[str] = set()
+    rng = random.Random(players)
+    for seed in range(2):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            ids = state.legal_action_ids()
+            mask = bytearray(NUM_KK_ACTIONS)
+            kk_mask(state, mask)
+            assert [i for i, m in enumerate(mask) if m] == sorted(ids), (seed, ids)
+            assert set(mask) <= {0, 1}
+            phases.add(state.phase)
+            state.apply_unchecked(ids[rng.randrange(len(ids))])
+    assert phases == {"play", "draw"}
 
 
 FINGERPRINT = """

@@ -166,12 +166,10 @@ class BatchStepper:
         """The actions as checked tokens (a whole integer array is checked at once)."""
         if (isinstance(actions, np.ndarray) and actions.ndim == 1
                 and actions.dtype.kind in "iu"):
-            if actions.size and (int(actions.min()) < 0
-                                 or int(actions.max()) >= self.encoding.num_tokens):
-                bad = next(a for a in actions.tolist()
-                           if not 0 <= a < self.encoding.num_tokens)
-                token_of(bad, self.encoding.num_tokens)  # raises InvalidActionError
             tokens: list[int] = actions.tolist()
+            bad = self._rows.out_of_range(tokens)
+            if bad >= 0:
+                token_of(tokens[bad], self.encoding.num_tokens)  # raises InvalidActionError
             return tokens
         return [token_of(a, self.encoding.num_tokens) for a in actions]
 
@@ -187,8 +185,7 @@ class BatchStepper:
     def legal_ids(self, row: int) -> tuple[int, ...]:
         """The legal game action ids of row ``row``'s seat to act."""
         if not self._in_tables:
-            legal: tuple[int, ...] = self._rows.legal[row]
-            return legal
+            return self._rows.legal_ids(row)
         decision = self._tables[row].decision
         assert decision is not None
         return decision.legal_ids

@@ -119,7 +119,7 @@ class Table:
             state = self.state
             observation = (None if self._lazy_observation
                            else state.observation(state.current_player))
-            decision = Decision(self.encoding, observation, self._rows.legal[0])
+            decision = Decision(self.encoding, observation, self._rows.legal_ids(0))
             for token in self._rows.prefix[0] if not self.encoding.single_token else ():
                 decision.choose(token)
             self._decision = decision

@@ -1,18 +1,20 @@
-"""Krass Kariert's observation vector as bytes, joined from precomputed float32 blocks.
+"""Krass Kariert's observation vector as bytes, built from precomputed float32 blocks.
 
 The environments' cheapest way to one seat's vector (the layout is documented in
 :mod:`kartentisch.rl.encodings.krass_kariert`; this module only builds it). Every part of
-the layout is a float32 block worked out once at import: a card's one-hot at a hand
-position, a hand whose cards are all hidden, a fraction of a card's copies, a seat's chips,
-flags and acts, the round's best combination.
-:func:`state_bytes` reads what one seat may know from the state and joins the blocks; it
-never turns a Python number into a float32 (that conversion cost more than working out the
-entries), so the vector is ``numpy.frombuffer(state_bytes(...), numpy.float32)``.
+the layout is a float32 block worked out once at import: two positions of a hand, a hand
+whose cards are all hidden, five cards' fractions of their copies, a seat's information
+block, two seats' acts, the round's best combination.
+:func:`state_bytes` reads what one seat may know from the state and puts the blocks
+together in one fixed-size build; it never turns a Python number into a float32 (that
+conversion cost more than working out the entries), so the vector is
+``numpy.frombuffer(state_bytes(...), numpy.float32)``.
 
 It reads exactly the fields that ``KrassKariertEncoding.state_entries`` reads: the seat's
 own hand, the other hands' sizes and only the positions marked ``known`` (a card that went in
 face up), the reserves, the Ablagestapel, the draw pile's size, the card just drawn only when
-this seat drew it, and the public round, chip and phase fields. The tests compare the bytes
+this seat drew it, and the public round, chip and phase fields (the round's acts from the
+state's log words, as ``KKState.round_acts`` decodes them). The tests compare the bytes
 with the reference encoding of ``state.observation(seat)`` over whole random games and on
 worlds re-dealt from the seat's knowledge.
 
@@ -28,7 +30,8 @@ import numpy as np
 
 from kartentisch.games.krass_kariert.actions import MAX_HAND
 from kartentisch.games.krass_kariert.cards import DECK_COUNTS, NO_COMBINATION
-from kartentisch.games.krass_kariert.state import KKState
+from kartentisch.games.krass_kariert.events import RESERVE
+from kartentisch.games.krass_kariert.state import PHASE_PLAY, KKState
 
 SEATS: Final = 5
 CARDS: Final = 15
@@ -79,13 +82,6 @@ HIDDEN16: Final = floats(one_hot(CARDS + 1, CARDS))
 """A position of another hand whose card is hidden."""
 OWN_PAD: Final[list[bytes]] = [bytes(F4 * CARDS * (MAX_HAND - k)) for k in range(MAX_HAND + 1)]
 """[hand size]: the empty positions after the own hand."""
-OWN2: Final[list[bytes]] = [CARD15[a] + CARD15[b] if a and b else b""
-                            for a in range(16) for b in range(16)]
-"""[16 * card + next card]: two neighbouring positions of the own hand (speed: half the
-blocks to join)."""
-OTHER2: Final[list[bytes]] = [(CARD16[a] if a else HIDDEN16) + (CARD16[b] if b else HIDDEN16)
-                              for a in range(16) for b in range(16)]
-"""[16 * card + next card] (0: hidden): two neighbouring positions of another hand."""
 OTHER_PAD: Final[list[bytes]] = [bytes(F4 * (CARDS + 1) * (MAX_HAND - k))
                                  for k in range(MAX_HAND + 1)]
 ALL_HIDDEN: Final[list[bytes]] = [HIDDEN16 * k + OTHER_PAD[k] for k in range(MAX_HAND + 1)]
@@ -162,9 +158,10 @@ NO_CARD15: Final = bytes(F4 * CARDS)
 
 
 def pads(players: int) -> list[bytes]:
-    """The blocks of a player count: the zeros of the seats past it (other hands, reserves,
-    seat information, round acts), the player count's one-hot, and at ``5 + card`` the
-    card just drawn (0: none) followed by that one-hot (the vector's last 18 cells)."""
+    """The blocks of a player count: [0-3] (kept for callers, unused by :func:`state_bytes`,
+    which writes a missing seat's zeros with the seat blocks), [4] the player count's
+    one-hot, and at ``5 + card`` the card just drawn (0: none) followed by that one-hot
+    (the vector's last 18 cells)."""
     missing = SEATS - players
     count = floats(one_hot(3, players - 3))
     return [bytes(F4 * OTHER_BLOCK * missing), bytes(F4 * 2 * CARDS * missing),
@@ -172,110 +169,169 @@ def pads(players: int) -> list[bytes]:
             NO_CARD15 + count] + [CARD15[c] + count for c in range(1, CARDS + 1)]
 
 
+# ---------------------------------------------------------------- the fast builder
+# Speed: the vector is one ``b"%b%b..." % (...)`` of a fixed number of blocks, which mypyc
+# compiles into a single C call that sizes the result once and copies the blocks in (no
+# list of parts, no appends, no join; pure Python gives the same bytes). Sections whose
+# number of blocks varies (a hand, the seats past the player count) are written as a fixed
+# number of slots whose unused ones hold empty or zero blocks. The cards a seat can locate
+# are counted in one packed integer (a base-5 digit per card, card 1 the highest), so the
+# fractions' indexes into FRACTIONS5 are its three 5-digit groups (no count lists).
+
+HAND: Final = 18
+"""MAX_HAND as a literal (compiled: a C constant, no lookup in the actions module)."""
+SLOTS: Final = 19
+"""Hand sizes 0..18 (SEAT_INFO's base)."""
+BASE: Final = 5
+"""MOST + 1 as a literal."""
+GROUP5: Final = 3125
+"""BASE ** 5: the indexes of one group of FRACTIONS5."""
+HIGH: Final = 9765625
+"""BASE ** 10: the first group's place in a packed count."""
+NOTHING: Final = 16
+"""A code past another hand's end (0: a hidden card, 1-15: a known card)."""
+RESERVE_CODE: Final = 3
+"""The log word kind of the last act kind (events.RESERVE; acts are the kinds 0-3, in the
+order of ACT_KINDS)."""
+assert RESERVE_CODE == RESERVE and list(ACT_KINDS.values()) == [0, 1, 2, 3]
+assert HAND == MAX_HAND and BASE == MOST + 1 and GROUP5 == GROUP_SIZE and HIGH == BASE ** 10
+WEIGHT: Final[list[int]] = [0] + [BASE ** (CARDS - c) for c in range(1, CARDS + 1)] + [0]
+"""[card] (0 and 16: none): one copy of the card in a packed count."""
+PAIR_WEIGHT: Final[list[int]] = [WEIGHT[a] + WEIGHT[b] for a in range(16) for b in range(16)]
+"""[16 * card + next card]: the two cards in a packed count."""
+TOTAL: Final = sum(COPIES[c] * WEIGHT[c] for c in range(1, CARDS + 1))
+"""Every card of the deck, packed."""
+PAIR15: Final[list[bytes]] = [CARD15[a] + CARD15[b] for a in range(16) for b in range(16)]
+"""[16 * card + next card] (0: no card): two positions of the own hand."""
+ZEROS: Final[list[int]] = [0] * HAND
+"""Appended to the own hand: every position below 18 reads a card or 0."""
+PAST: Final[list[int]] = [NOTHING] * HAND
+"""Appended to another hand's codes."""
+CODE16: Final[list[bytes]] = [HIDDEN16, *CARD16[1:], b""]
+"""[code]: a position of another hand (0 hidden, 1-15 the known card, 16 past the end)."""
+PAIR16: Final[list[bytes]] = [CODE16[a] + CODE16[b] for a in range(17) for b in range(17)]
+"""[17 * code + next code]: two positions of another hand."""
+CODE_WEIGHT: Final[list[int]] = [WEIGHT[a] + WEIGHT[b] for a in range(17) for b in range(17)]
+"""[17 * code + next code]: the known cards of two positions, packed."""
+NO_SEAT_INFO: Final = bytes(F4 * SEAT_BLOCK)
+"""A seat past the player count: its information block."""
+ACT_BIT: Final[dict[str, int]] = {kind: 1 << code for kind, code in ACT_KINDS.items()}
+"""[act kind]: its bit in a seat's act cells (an act given as an ``Act``)."""
+
+
+def _other(hand: list[int], known: list[bool]) -> tuple[bytes, int]:
+    """Another seat's hand block (what the viewer knows of it) and its known cards, packed."""
+    size = len(known)
+    seen = False
+    for k in known:
+        if k:
+            seen = True
+            break
+    if not seen:
+        return ALL_HIDDEN[size], 0
+    codes = [hand[j] if known[j] else 0 for j in range(size)] + PAST
+    k0 = codes[0] * 17 + codes[1]
+    k1 = codes[2] * 17 + codes[3]
+    k2 = codes[4] * 17 + codes[5]
+    k3 = codes[6] * 17 + codes[7]
+    k4 = codes[8] * 17 + codes[9]
+    k5 = codes[10] * 17 + codes[11]
+    k6 = codes[12] * 17 + codes[13]
+    k7 = codes[14] * 17 + codes[15]
+    k8 = codes[16] * 17 + codes[17]
+    block = b"%b%b%b%b%b%b%b%b%b%b" % (
+        PAIR16[k0], PAIR16[k1], PAIR16[k2], PAIR16[k3], PAIR16[k4], PAIR16[k5], PAIR16[k6],
+        PAIR16[k7], PAIR16[k8], OTHER_PAD[size])
+    weight = (CODE_WEIGHT[k0] + CODE_WEIGHT[k1] + CODE_WEIGHT[k2] + CODE_WEIGHT[k3]
+              + CODE_WEIGHT[k4] + CODE_WEIGHT[k5] + CODE_WEIGHT[k6] + CODE_WEIGHT[k7]
+              + CODE_WEIGHT[k8])
+    return block, weight
+
+
+def _reserve(reserve: list[int]) -> int:
+    """A seat's reserve cards as the index of RESERVES2 (and PAIR_WEIGHT)."""
+    k = len(reserve)
+    if not k:
+        return 0
+    if k == 1:
+        return reserve[0] << 4
+    return reserve[0] << 4 | reserve[1]
+
+
 def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes]) -> bytes:
     """Seat ``me``'s observation vector of ``state`` as float32 bytes. ``rotation`` lists
     the seats from ``me`` on (``me``, the next, ...), ``pad`` is :func:`pads` of the player
     count.
 
-    Speed: about 40 blocks joined (two own cards, a seat's two reserve slots, five cards'
-    fractions, a seat's whole information block and two seats' acts are one block each);
-    the lists are literals (no list repetition) and the round's acts are read by index."""
+    Speed: one fixed-size build of about 40 blocks (see the comment above
+    :data:`HAND`); the round's acts are read from the state's log words (as
+    ``round_acts`` decodes them, without making its ``Act`` tuples)."""
     n = len(rotation)
     hands = state.hands
     known = state.known
     hand = hands[me]
     size = len(hand)
-    parts: list[bytes] = []
-    counts: list[int] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-    i = 0
-    while i + 1 < size:
-        a = hand[i]
-        b = hand[i + 1]
-        parts.append(OWN2[16 * a + b])
-        counts[a] = counts[a] + 1
-        counts[b] = counts[b] + 1
-        i += 2
-    if i < size:
-        a = hand[i]
-        parts.append(CARD15[a])
-        counts[a] = counts[a] + 1
-    parts.append(OWN_PAD[size])
-    sizes: list[int] = [0, 0, 0, 0, 0]
-    sizes[me] = size
-    for r in range(1, n):
-        s = rotation[r]
-        kn = known[s]
-        other = len(kn)
-        sizes[s] = other
-        seen = False
-        for k in kn:
-            if k:
-                seen = True
-                break
-        if not seen:
-            parts.append(ALL_HIDDEN[other])
-            continue
-        h = hands[s]
-        a = 0
-        for j in range(other):
-            b = 0
-            if kn[j]:
-                b = h[j]
-                counts[b] = counts[b] + 1
-            if j & 1:
-                parts.append(OTHER2[16 * a + b])
-            else:
-                a = b
-        if other & 1:
-            parts.append(CARD16[a] if a else HIDDEN16)
-        parts.append(OTHER_PAD[other])
-    parts.append(pad[0])
+    h = hand + ZEROS
+    k0 = h[0] << 4 | h[1]
+    k1 = h[2] << 4 | h[3]
+    k2 = h[4] << 4 | h[5]
+    k3 = h[6] << 4 | h[7]
+    k4 = h[8] << 4 | h[9]
+    k5 = h[10] << 4 | h[11]
+    k6 = h[12] << 4 | h[13]
+    k7 = h[14] << 4 | h[15]
+    k8 = h[16] << 4 | h[17]
+    located = (PAIR_WEIGHT[k0] + PAIR_WEIGHT[k1] + PAIR_WEIGHT[k2] + PAIR_WEIGHT[k3]
+               + PAIR_WEIGHT[k4] + PAIR_WEIGHT[k5] + PAIR_WEIGHT[k6] + PAIR_WEIGHT[k7]
+               + PAIR_WEIGHT[k8])
+    s1 = rotation[1]
+    s2 = rotation[2]
+    o1, w1 = _other(hands[s1], known[s1])
+    o2, w2 = _other(hands[s2], known[s2])
+    o3 = o4 = ALL_HIDDEN[0]  # a seat past the player count: zeros
+    w3 = w4 = 0
+    s3 = s4 = -1
+    if n > 3:
+        s3 = rotation[3]
+        o3, w3 = _other(hands[s3], known[s3])
+        if n > 4:
+            s4 = rotation[4]
+            o4, w4 = _other(hands[s4], known[s4])
     reserves = state.reserves
-    for s in rotation:
-        res = reserves[s]
-        if not res:
-            parts.append(RESERVES2[0])
-            continue
-        a = res[0]
-        counts[a] = counts[a] + 1
-        if len(res) > 1:
-            b = res[1]
-            counts[b] = counts[b] + 1
-            parts.append(RESERVES2[16 * a + b])
-        else:
-            parts.append(RESERVES2[16 * a])
-    parts.append(pad[1])
+    r0 = _reserve(reserves[me])
+    r1 = _reserve(reserves[s1])
+    r2 = _reserve(reserves[s2])
+    r3 = _reserve(reserves[s3]) if s3 >= 0 else 0
+    r4 = _reserve(reserves[s4]) if s4 >= 0 else 0
+    located += (w1 + w2 + w3 + w4 + PAIR_WEIGHT[r0] + PAIR_WEIGHT[r1] + PAIR_WEIGHT[r2]
+                + PAIR_WEIGHT[r3] + PAIR_WEIGHT[r4])
     pending = 0
     drawn = state.pending
     if drawn is not None and state.round_winner == me:
         pending = drawn
-        counts[pending] = counts[pending] + 1
-    played: list[int] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        located += WEIGHT[pending]
+    played = 0
     for c in state.discard:
-        played[c] = played[c] + 1
-    base = MOST + 1
-    for g in range(CARDS // GROUP):
-        first = 1 + g * GROUP
-        index = 0
-        for c in range(first, first + GROUP):
-            index = index * base + played[c]
-        parts.append(FRACTIONS5[g * GROUP_SIZE + index])
-    for g in range(CARDS // GROUP):
-        first = 1 + g * GROUP
-        index = 0
-        for c in range(first, first + GROUP):
-            unseen = COPIES[c] - played[c] - counts[c]
-            index = index * base + (unseen if unseen > 0 else 0)
-        parts.append(FRACTIONS5[g * GROUP_SIZE + index])
+        played += WEIGHT[c]
+    unseen = TOTAL - played - located  # every digit >= 0: each card lies in one place
     flags: list[int] = [0, 0, 0, 0, 0]
     for s in state.participants:
         flags[s] = 1
     acts: list[int] = [0, 0, 0, 0, 0]
-    for act in state.round_acts:
+    for act in state._acts:  # acts decoded before (or given to round_acts)
         seat: int = act[0]
         flags[seat] = flags[seat] | 2
-        acts[seat] = acts[seat] | (1 << ACT_KINDS[act[1]])
-    flags[state.leader] = flags[state.leader] | 4
+        acts[seat] = acts[seat] | ACT_BIT[act[1]]
+    log = state._log
+    for i in range(state._acts_at, len(log)):  # the rest, from their log words
+        w: int = log[i]
+        code = w & 15
+        if code <= RESERVE_CODE:
+            seat = (w >> 4 & 7) - 1
+            flags[seat] = flags[seat] | 2
+            acts[seat] = acts[seat] | 1 << code
+    leader = state.leader
+    flags[leader] = flags[leader] | 4
     best_seat = state.best_seat
     if best_seat >= 0:
         flags[best_seat] = flags[best_seat] | 8
@@ -286,17 +342,22 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes]) 
         flags[s] = flags[s] | 32
     chips = state.chips
     in_deal = state.in_deal
-    for s in rotation:
-        parts.append(SEAT_INFO[((chips[s] * 2 + (1 if in_deal[s] else 0)) * (MAX_HAND + 1)
-                                + sizes[s]) * 64 + flags[s]])
-    parts.append(pad[2])
-    r = 0
-    while r + 1 < n:
-        parts.append(ACTS2[16 * acts[rotation[r]] + acts[rotation[r + 1]]])
-        r += 2
-    if r < n:
-        parts.append(ACTS[acts[rotation[r]]])
-    parts.append(pad[3])
+    i0 = SEAT_INFO[((chips[me] * 2 + (1 if in_deal[me] else 0)) * SLOTS + size) * 64
+                   + flags[me]]
+    i1 = SEAT_INFO[((chips[s1] * 2 + (1 if in_deal[s1] else 0)) * SLOTS + len(known[s1])) * 64
+                   + flags[s1]]
+    i2 = SEAT_INFO[((chips[s2] * 2 + (1 if in_deal[s2] else 0)) * SLOTS + len(known[s2])) * 64
+                   + flags[s2]]
+    i3 = i4 = NO_SEAT_INFO
+    a3 = a4 = 0
+    if s3 >= 0:
+        i3 = SEAT_INFO[((chips[s3] * 2 + (1 if in_deal[s3] else 0)) * SLOTS + len(known[s3]))
+                       * 64 + flags[s3]]
+        a3 = acts[s3]
+        if s4 >= 0:
+            i4 = SEAT_INFO[((chips[s4] * 2 + (1 if in_deal[s4] else 0)) * SLOTS
+                            + len(known[s4])) * 64 + flags[s4]]
+            a4 = acts[s4]
     deal = state.deal
     rounds = state.rounds
     nachzieh = state.nachzieh_played
@@ -305,15 +366,21 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes]) 
     best_block = BEST.get(best)
     if best_block is None:
         best_block = BEST[best] = floats(_best(best))
-    parts.append(DRAW_SIZE[len(state.draw_pile)])
-    parts.append(DEAL_ROUNDS[61 * (deal if deal < 10 else 10) + (rounds if rounds < 60 else 60)])
-    play = 1 if state.phase == "play" else 0
+    play = 1 if state._phase == PHASE_PLAY else 0
     nz = nachzieh if nachzieh < 2 else 2
-    if left < 7:
-        parts.append(PHASE_DRAWS[(play * 3 + nz) * 7 + left])
-    else:
-        parts.append(PHASE[play][nz])
-        parts.append(DRAWS_LEFT[left])
-    parts.append(best_block)
-    parts.append(pad[5 + pending])
-    return b"".join(parts)
+    phase_block = (PHASE_DRAWS[(play * 3 + nz) * 7 + left] if left < 7
+                   else PHASE[play][nz] + DRAWS_LEFT[left])
+    return b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b" % (
+        PAIR15[k0], PAIR15[k1], PAIR15[k2], PAIR15[k3], PAIR15[k4], PAIR15[k5], PAIR15[k6],
+        PAIR15[k7], PAIR15[k8], OWN_PAD[size],
+        o1, o2, o3, o4,
+        RESERVES2[r0], RESERVES2[r1], RESERVES2[r2], RESERVES2[r3], RESERVES2[r4],
+        FRACTIONS5[played // HIGH], FRACTIONS5[GROUP5 + played // GROUP5 % GROUP5],
+        FRACTIONS5[2 * GROUP5 + played % GROUP5],
+        FRACTIONS5[unseen // HIGH], FRACTIONS5[GROUP5 + unseen // GROUP5 % GROUP5],
+        FRACTIONS5[2 * GROUP5 + unseen % GROUP5],
+        i0, i1, i2, i3, i4,
+        ACTS2[16 * acts[me] + acts[s1]], ACTS2[16 * acts[s2] + a3], ACTS[a4],
+        DRAW_SIZE[len(state.draw_pile)],
+        DEAL_ROUNDS[61 * (deal if deal < 10 else 10) + (rounds if rounds < 60 else 60)],
+        phase_block, best_block, pad[5 + pending])

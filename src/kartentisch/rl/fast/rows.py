@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from kartentisch.games.casino.state import CasinoState
-from kartentisch.games.krass_kariert.state import KKState
+from kartentisch.games.krass_kariert.state import PHASE_DRAW, PHASE_PLAY, KKState
+from kartentisch.games.krass_kariert.tables import UNKNOWN
 from kartentisch.games.krumme20.state import K20State
 from kartentisch.rl.fast import casino_bytes, k20_bytes, kk_bytes
 
@@ -47,6 +48,84 @@ SEATS: Final[list[bytearray]] = [bytearray(struct.pack("=q", seat)) for seat in 
 
 Buffer = bytearray | memoryview
 """What :meth:`Rows.write` writes into: an array's bytes, as unsigned bytes."""
+
+# Krass Kariert's action ids (kartentisch.games.krass_kariert.actions) as literals, so that
+# the compiled mask writer uses C constants; checked against the actions module at import.
+KK_RESERVE_BASE: Final = 4914
+KK_RESERVE_STRIDE: Final = 19
+KK_INSERT_BASE: Final = 4952
+KK_CONCEDE_ID: Final = 4971
+KK_ONES: Final[list[bytes]] = [b"\x01" * k for k in range(20)]
+"""[k]: k allowed tokens in a row (a reserve card's or the drawn card's positions)."""
+
+
+def _check_kk_ids() -> None:
+    from kartentisch.games.krass_kariert import actions
+
+    assert (KK_RESERVE_BASE, KK_RESERVE_STRIDE, KK_INSERT_BASE, KK_CONCEDE_ID) == (
+        actions.RESERVE_BASE, actions.RESERVE_STRIDE, actions.INSERT_BASE,
+        actions.CONCEDE_ID), "Krass Kariert's action ids changed: update rows.py"
+    assert len(KK_ONES) == actions.MAX_HAND + 2
+
+
+_check_kk_ids()
+
+
+def kk_mask(state: KKState, mask: bytearray) -> None:
+    """Set the legal action ids of ``state``'s seat to act in ``mask`` (all zero on entry):
+    the same ids as ``state.legal_action_ids()``, without making that tuple.
+
+    Speed: walks the move table as ``KKState._legal_count`` does (a start's number of legal
+    plays is one byte of the table's counts; only starts with plays read their ids), sets
+    the plays' ids as the table's int objects (no int made per id), and a reserve card's
+    (or the drawn card's) positions, a run of ids, by one slice. ``tests/rl/test_batch.py``
+    holds it to ``legal_action_ids()`` at every position of random games for every option
+    that changes what is legal.
+    """
+    phase = state._phase
+    seat = state._current
+    hand = state.hands[seat]
+    n = len(hand)
+    if phase != PHASE_PLAY:  # the drawn card may go anywhere, front (0) to back (n)
+        if phase == PHASE_DRAW:
+            mask[KK_INSERT_BASE:KK_INSERT_BASE + n + 1] = KK_ONES[n + 1]
+        return
+    table = state._start_table
+    counts = table.counts
+    entries = table.entries
+    follower = state.act_index != 0
+    rank = state.best + 1 if follower else 0
+    key = 0
+    if n > 1:
+        key = hand[0] << 4 | hand[1]
+    elif n:
+        key = hand[0] << 4
+    total = 0
+    for start in range(n):  # the generator's rolling key (see KKState._generate_play)
+        key = key << 4 & 0xFFF
+        if start + 2 < n:
+            key |= hand[start + 2]
+        c = counts[key][rank]
+        if c == UNKNOWN:
+            table.at(key)
+            c = counts[key][rank]
+        if c:
+            at_key = entries[key]
+            assert at_key is not None
+            ids: tuple[object, ...] = at_key[start][1]
+            for j in range(c):  # the strongest c plays here are the legal ones
+                mask[ids[j]] = 1  # type: ignore[call-overload]
+            total += c
+    if follower:
+        reserves = state.reserves[seat]
+        if reserves:
+            first = reserves[0]
+            for r, card in enumerate(reserves):
+                if not r or card != first:  # the same card twice: one distinct move
+                    base = KK_RESERVE_BASE + r * KK_RESERVE_STRIDE
+                    mask[base:base + n + 1] = KK_ONES[n + 1]
+        elif state._voluntary or not total:
+            mask[KK_CONCEDE_ID] = 1
 
 
 class Rows:
@@ -86,7 +165,11 @@ class Rows:
         """Games that ended in :meth:`step` (counted over the rows' lifetime)."""
         self.states: list[object] = [None] * num_rows
         self.legal: list[tuple[int, ...]] = [()] * num_rows
-        """The legal ids of each row's seat to act."""
+        """The legal ids of each row's seat to act, where :attr:`listed` (read them with
+        :meth:`legal_ids`)."""
+        self.listed: list[bool] = [False] * num_rows
+        """Whether :attr:`legal` holds the row's legal ids (Krass Kariert lists them only
+        when asked: its masks are written from the move table, see :func:`kk_mask`)."""
         self.sequences: list[list[tuple[int, ...]]] = [[] for _ in range(num_rows)]
         """Multi-token games: each row's legal ids' token sequences (aligned with ``legal``)."""
         self.live: list[list[int]] = [[] for _ in range(num_rows)]
@@ -97,14 +180,17 @@ class Rows:
         """Multi-token games: each row's vector without its prefix (made once per decision)."""
         self.cache: dict[int, tuple[int, ...]] = {}
         """Multi-token games: action id to its tokens (ids mean the same in every game)."""
-        self.mask_rows: list[bytearray] = [bytearray(num_tokens) for _ in range(num_rows)]
-        """Each row's mask as last written (cleared and its allowed tokens set, then copied
-        into the masks whole)."""
+        self.scratch = bytearray(num_tokens)
+        """Where :meth:`write` makes a row's mask (cleared, its allowed tokens set) before
+        copying it into the masks whole: one buffer for every row, so it stays in the
+        cache."""
         self.zero_row = bytearray(num_tokens)
         """A mask with nothing allowed (a ``bytearray``: copied without a conversion)."""
+        self.shown: Buffer = bytearray()
+        """The masks :meth:`write` wrote last (the rows' masks, ``num_tokens`` each)."""
         self.fresh: list[bool] = [False] * num_rows
-        """Whether each row's :attr:`mask_rows` shows its current decision (written since
-        the row's last new decision)."""
+        """Whether :attr:`shown` holds each row's current decision (written since the
+        row's last new decision)."""
 
     # ----------------------------------------------------------------- rows
     def new_game(self, row: int) -> None:
@@ -118,14 +204,16 @@ class Rows:
         self._decide(row)
 
     def _decide(self, row: int) -> None:
-        """The row's legal ids (and token sequences) for its seat to act."""
+        """The row's legal ids (and token sequences) for its seat to act (Krass Kariert:
+        listed when asked, see :meth:`legal_ids`)."""
         state = self.states[row]
         kind = self.kind
-        legal: tuple[int, ...]
+        self.fresh[row] = False
         if kind == KRASS_KARIERT:
-            assert isinstance(state, KKState)
-            legal = state.legal_action_ids()
-        elif kind == KRUMME20:
+            self.listed[row] = False
+            return
+        legal: tuple[int, ...]
+        if kind == KRUMME20:
             assert isinstance(state, K20State)
             legal = state.legal_action_ids()
         elif kind == CASINO:
@@ -134,7 +222,7 @@ class Rows:
         else:
             legal = state.legal_action_ids()  # type: ignore[attr-defined]
         self.legal[row] = legal
-        self.fresh[row] = False
+        self.listed[row] = True
         if not self.single_token:
             cache = self.cache
             sequences: list[tuple[int, ...]] = []
@@ -150,6 +238,15 @@ class Rows:
             self.live[row] = list(range(len(sequences)))
             self.prefix[row] = []
             self.base[row] = b""
+
+    def legal_ids(self, row: int) -> tuple[int, ...]:
+        """The legal ids of the row's seat to act (listed on first use)."""
+        if not self.listed[row]:
+            state = self.states[row]
+            assert isinstance(state, KKState)  # the only kind listed lazily
+            self.legal[row] = state.legal_action_ids()
+            self.listed[row] = True
+        return self.legal[row]
 
     def seat(self, row: int) -> int:
         """The row's seat to act."""
@@ -170,7 +267,7 @@ class Rows:
     def allowed(self, row: int) -> list[int]:
         """The tokens that may come next in ``row`` (unordered)."""
         if self.single_token:
-            return list(self.legal[row])
+            return list(self.legal_ids(row))
         k = len(self.prefix[row])
         sequences = self.sequences[row]
         seen: set[int] = set()
@@ -186,9 +283,12 @@ class Rows:
         """Take ``token`` in ``row``: the game action id it completes, -1 when the decision
         goes on, -2 when the token may not come next (nothing changes then)."""
         if self.single_token:
-            if self.fresh[row]:  # the row's mask bytes hold its legal ids: one byte read
-                return token if self.mask_rows[row][token] else -2
-            return token if token in self.legal[row] else -2
+            if self.fresh[row]:  # the masks written last hold its legal ids: one byte read
+                n = self.num_tokens
+                if token < 0 or token >= n:  # never another row's byte
+                    return -2
+                return token if self.shown[row * n + token] else -2
+            return token if token in self.legal_ids(row) else -2
         prefix = self.prefix[row]
         k = len(prefix)
         sequences = self.sequences[row]
@@ -274,17 +374,34 @@ class Rows:
             for t in self.prefix[row]:
                 at = cells + 4 * t
                 obs[at:at + 4] = ONE
-        mask = self.mask_rows[row]
-        mask[0:self.num_tokens] = self.zero_row
-        items: Sequence[object] = self.legal[row] if self.single_token else self.allowed(row)
-        for item in items:  # as objects: set without unboxing and boxing each id again
-            mask[item] = 1  # type: ignore[call-overload]
-        self.fresh[row] = True
         n = self.num_tokens
+        mask = self.scratch
+        mask[0:n] = self.zero_row
+        if self.kind == KRASS_KARIERT:
+            state = self.states[row]
+            assert isinstance(state, KKState)
+            kk_mask(state, mask)
+        else:
+            items: Sequence[object] = self.legal[row] if self.single_token else self.allowed(row)
+            for item in items:  # as objects: set without unboxing and boxing each id again
+                mask[item] = 1  # type: ignore[call-overload]
         start = row * n
         masks[start:start + n] = mask
+        if masks is not self.shown:  # other arrays: the rows' masks are in them only now
+            self.shown = masks
+            self.fresh = [False] * self.num_rows
+        self.fresh[row] = True
         at = 8 * row
         current[at:at + 8] = SEATS[self.seat(row) + 2]
+
+    def out_of_range(self, tokens: list[int]) -> int:
+        """The first index of ``tokens`` (ints) that is not a token, or -1 (the batch's
+        check before stepping: cheaper here than numpy's min and max of a small array)."""
+        n = self.num_tokens
+        for i, t in enumerate(tokens):
+            if t < 0 or t >= n:
+                return i
+        return -1
 
     def write_all(self, obs: Buffer, masks: Buffer, current: Buffer) -> None:
         """:meth:`write` for every row."""
