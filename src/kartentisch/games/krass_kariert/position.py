@@ -26,6 +26,7 @@ import msgspec
 from kartentisch.core.documents import impossible, read_document
 from kartentisch.core.errors import InvalidOptionsError, InvalidPositionError, safe_repr
 from kartentisch.core.protocol import TERMINAL
+from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.krass_kariert.actions import MAX_HAND
 from kartentisch.games.krass_kariert.cards import (
     CARD_BY_NAME,
@@ -46,7 +47,6 @@ from kartentisch.games.krass_kariert.documents import (
     ObservationDocument,
     OptionsDocument,
     PositionDocument,
-    RoundDocument,
 )
 from kartentisch.games.krass_kariert.events import Act
 from kartentisch.games.krass_kariert.state import DRAW, OVER, KKState
@@ -64,7 +64,7 @@ def state_to_json(state: KKState) -> dict[str, Any]:
         "format": POSITION_FORMAT,
         "game": GAME_NAME,
         "players": state.game.players,
-        "options": state.game.options_json(),
+        "options": _options_json(state.game).copy(),
         "seed": state.seed,
         "deal": state.deal,
         "rounds": state.rounds,
@@ -195,7 +195,24 @@ def state_from_json(game: KrassKariert, data: object) -> KKState:
 
     The document's ``players`` and ``options`` decide the game: when they equal ``game``'s,
     the state belongs to ``game``, otherwise to a new game with the document's settings.
+
+    Speed: a document as ``to_json`` writes it (every field present, plain ``dict``, ``list``,
+    ``int``, ``bool`` and ``str`` values, ``game``'s players and options) is read by
+    :func:`_read_fast` straight into the state's fields, without msgspec's structs; anything
+    else, and every document that has a problem, takes the checked path
+    (:func:`_read_checked`), which names the first problem. Both end in the same checks of
+    the meaning (:func:`_read_body`).
     """
+    if type(data) is dict:
+        state = _read_fast(game, data)
+        if state is not None:
+            return state
+    return _read_checked(game, data)
+
+
+def _read_checked(game: KrassKariert, data: object) -> KKState:
+    """:func:`state_from_json` for any document: its shape checked by msgspec's document
+    type, then every check with its error."""
     _check_kind(data)
     doc = read_document(data, PositionDocument, what="Krass Kariert position")
     # Every card name read at once, before anything else (a name that is not canonical is
@@ -228,8 +245,290 @@ def state_from_json(game: KrassKariert, data: object) -> KKState:
     state.reserves = reserves
     state.draw_pile = draw_pile
     state.discard = discard
-    _read_body(state, doc, acts, pending)
+    # The checks the fast path makes while it reads (one entry per player, chips, hand
+    # positions), here with their errors, in this order.
+    n = own.players
+    hand_docs = doc.hands
+    if len(doc.chips) != n or len(hand_docs) != n or len(doc.reserves) != n or len(
+            doc.in_deal) != n:
+        for name in ("chips", "hands", "reserves", "in_deal"):
+            if len(getattr(doc, name)) != n:
+                raise impossible(f"{name!r} must be a list with one entry per player ({n})",
+                                 field=name, count=n)
+    starting = _game_constants(own)[1]
+    if max(doc.chips) > starting:
+        for s, c in enumerate(doc.chips):
+            if c > starting:
+                raise impossible(
+                    f"chips of seat {s} must be a whole number from 0 to {starting},"
+                    f" not {c}", seat=s, chips=c)
+    positions = _POSITION_LISTS
+    for s, hand in enumerate(hand_docs):
+        if list(map(_POSITION_FIELD, hand)) != positions[len(hand)]:
+            for i, entry in enumerate(hand):
+                if entry.position != i + 1:
+                    raise impossible(
+                        f"hand of seat {s} has a position gap: entry {i + 1} says position"
+                        f" {entry.position}", seat=s, entry=i + 1, position=entry.position)
+    drawing = doc.drawing
+    rnd = doc.round
+    # The document's lists were made for this read and nothing else holds them, so the
+    # state takes them as they are (no copies).
+    _read_body(state, doc.deal, doc.rounds, doc.phase, doc.to_move, doc.chips,
+               [list(map(_PUBLIC_FIELD, hand)) for hand in hand_docs], doc.in_deal,
+               doc.losers, None if drawing is None else (drawing.winner, drawing.left),
+               rnd.leader, rnd.order, rnd.acts_done,
+               [(a.seat, a.kind, a.cards, a.x_values, a.position) for a in rnd.acts],
+               acts, pending)
     return state
+
+
+MAX_COUNT: Final = 10**9
+"""The bound of ``deal`` and ``rounds`` (``documents.Count``)."""
+_KEYS: Final = 18
+"""The fields of a position as ``to_json`` writes them (all of them)."""
+_ROUND_KEYS: Final = 4
+_ACT_KEYS: Final = 5
+_ENTRY_KEYS: Final = 3
+_DRAWING_KEYS: Final = 3
+_PHASES: Final = frozenset(("play", "draw", "over"))
+_KINDS: Final = frozenset(ACT_KINDS)
+
+
+def _seat_list(value: object, limit: int) -> list[int] | None:
+    """A fresh copy of a list of at most ``limit`` seats (ints 0 to 4), or None."""
+    if type(value) is not list or len(value) > limit:
+        return None
+    out: list[int] = []
+    for v in value:
+        if type(v) is not int or not 0 <= v <= 4:
+            return None
+        out.append(v)
+    return out
+
+
+def _card_list(value: object, limit: int) -> list[int] | None:
+    """The cards of a list of at most ``limit`` canonical names, or None."""
+    if type(value) is not list or len(value) > limit:
+        return None
+    get = CARD_BY_NAME.get
+    out: list[int] = []
+    for name in value:
+        c = get(name, -1) if type(name) is str else -1
+        if c < 0:
+            return None
+        out.append(c)
+    return out
+
+
+def _read_fast(game: KrassKariert, data: dict[str, Any]) -> KKState | None:
+    """The state of a document in exactly the shape ``to_json`` writes, for ``game``'s
+    players and options, read straight from the document's values; None for anything
+    else (then :func:`state_from_json`'s checked path reads it and names any problem).
+
+    It accepts only what the document types accept (each value of its exact type and
+    bounds, every field present, no other field) and takes fresh copies of every list
+    (the caller keeps the document). Problems of meaning are left to the same checks as
+    on the checked path (:func:`_read_body`), which raise the same errors.
+    """
+    n = game.players
+    if len(data) != _KEYS:
+        return None
+    try:
+        form = data["format"]
+        name = data["game"]
+        players = data["players"]
+        options = data["options"]
+        seed = data["seed"]
+        deal = data["deal"]
+        rounds = data["rounds"]
+        phase = data["phase"]
+        to_move = data["to_move"]
+        chips_doc = data["chips"]
+        hands_doc = data["hands"]
+        reserves_doc = data["reserves"]
+        in_deal_doc = data["in_deal"]
+        rnd = data["round"]
+        drawing = data["drawing"]
+        draw_doc = data["draw_pile"]
+        discard_doc = data["ablagestapel"]
+        losers_doc = data["losers"]
+    except KeyError:
+        return None
+    if (type(form) is not str or form != POSITION_FORMAT or type(name) is not str
+            or name != GAME_NAME or type(players) is not int or players != n):
+        return None
+    if type(options) is not dict or not _same_options(game, options):
+        return None
+    if (type(seed) is not int or not 0 <= seed <= SEED_MAX
+            or type(deal) is not int or not 0 <= deal <= MAX_COUNT
+            or type(rounds) is not int or not 0 <= rounds <= MAX_COUNT
+            or type(phase) is not str or phase not in _PHASES
+            or type(to_move) is not int or not TERMINAL <= to_move <= 4):
+        return None
+    # One entry per player, chips, hand positions: what the checked path refuses first.
+    if (type(chips_doc) is not list or len(chips_doc) != n or type(hands_doc) is not list
+            or len(hands_doc) != n or type(reserves_doc) is not list
+            or len(reserves_doc) != n or type(in_deal_doc) is not list
+            or len(in_deal_doc) != n):
+        return None
+    starting = _game_constants(game)[1]
+    chips: list[int] = []
+    for c in chips_doc:
+        if type(c) is not int or not 0 <= c <= starting:
+            return None
+        chips.append(c)
+    get = CARD_BY_NAME.get
+    hands: list[list[int]] = []
+    known: list[list[bool]] = []
+    for hand_doc in hands_doc:
+        if type(hand_doc) is not list or len(hand_doc) > MAX_HAND:
+            return None
+        hand: list[int] = []
+        publics: list[bool] = []
+        i = 1
+        for entry in hand_doc:
+            if type(entry) is not dict or len(entry) != _ENTRY_KEYS:
+                return None
+            try:
+                position = entry["position"]
+                name = entry["card"]
+                public = entry["public"]
+            except KeyError:
+                return None
+            c = get(name, -1) if type(name) is str else -1
+            if type(position) is not int or position != i or c < 0 or (
+                    public is not True and public is not False):
+                return None
+            hand.append(c)
+            publics.append(public)
+            i += 1
+        hands.append(hand)
+        known.append(publics)
+    reserves: list[list[int]] = []
+    for r in reserves_doc:
+        cards = _card_list(r, 2)
+        if cards is None:
+            return None
+        reserves.append(cards)
+    draw_pile = _card_list(draw_doc, len(DECK))
+    discard = _card_list(discard_doc, len(DECK))
+    if draw_pile is None or discard is None:
+        return None
+    draw_pile.reverse()
+    in_deal: list[bool] = []
+    for flag in in_deal_doc:
+        if flag is not True and flag is not False:
+            return None
+        in_deal.append(flag)
+    losers = _seat_list(losers_doc, 5)
+    if losers is None:
+        return None
+    pending: int | None = None
+    drawn: tuple[int, int] | None = None
+    if drawing is not None:
+        if type(drawing) is not dict or len(drawing) != _DRAWING_KEYS:
+            return None
+        try:
+            winner = drawing["winner"]
+            name = drawing["card"]
+            left = drawing["left"]
+        except KeyError:
+            return None
+        pending = get(name, -1) if type(name) is str else -1
+        if (pending < 0 or type(winner) is not int or not 0 <= winner <= 4
+                or type(left) is not int or not 1 <= left <= 6):
+            return None
+        drawn = (winner, left)
+    if type(rnd) is not dict or len(rnd) != _ROUND_KEYS:
+        return None
+    try:
+        leader = rnd["leader"]
+        order = _seat_list(rnd["order"], 5)
+        acts_done = rnd["acts_done"]
+        acts_doc = rnd["acts"]
+    except KeyError:
+        return None
+    if (order is None or type(leader) is not int or not 0 <= leader <= 4
+            or type(acts_done) is not int or not 0 <= acts_done <= 5
+            or type(acts_doc) is not list or len(acts_doc) > 5):
+        return None
+    acts: list[tuple[int, str, list[str], list[int], int]] = []
+    act_cards: list[tuple[int, ...]] = []
+    for act in acts_doc:
+        if type(act) is not dict or len(act) != _ACT_KEYS:
+            return None
+        try:
+            seat = act["seat"]
+            kind = act["kind"]
+            names = act["cards"]
+            x_doc = act["x_values"]
+            position = act["position"]
+        except KeyError:
+            return None
+        cards = _card_list(names, 3)
+        if (cards is None or not cards or type(seat) is not int or not 0 <= seat <= 4
+                or type(kind) is not str or kind not in _KINDS
+                or type(position) is not int or not 1 <= position <= MAX_HAND + 1
+                or type(x_doc) is not list or len(x_doc) > 2):
+            return None
+        x_values: list[int] = []
+        for x in x_doc:
+            if type(x) is not int or not 1 <= x <= 12:
+                return None
+            x_values.append(x)
+        acts.append((seat, kind, list(names), x_values, position))
+        act_cards.append(tuple(cards))
+    state = KKState(game, seed, deal_now=False)
+    state.hands = hands
+    state.reserves = reserves
+    state.draw_pile = draw_pile
+    state.discard = discard
+    _read_body(state, deal, rounds, phase, to_move, chips, known, in_deal, losers, drawn,
+               leader, order, acts_done, acts, act_cards, pending)
+    return state
+
+
+_OPTIONS_JSON: list[tuple[object, dict[str, Any]]] = []
+"""The last game's options and their document (see :func:`_same_options`)."""
+
+
+def _options_json(game: KrassKariert) -> dict[str, Any]:
+    """``game.options_json()``, remembered for the last options object (frozen) asked
+    about; callers get a copy."""
+    options = game.options
+    if _OPTIONS_JSON and _OPTIONS_JSON[0][0] is options:
+        return _OPTIONS_JSON[0][1]
+    made = game.options_json()
+    _OPTIONS_JSON[:] = [(options, made)]
+    return made
+
+
+def _same_options(game: KrassKariert, options: dict[str, Any]) -> bool:
+    """Whether a document's options are exactly ``game``'s, every one written and of its
+    own type (``0`` is not ``false`` here, as for the document type)."""
+    mine = _options_json(game)
+    if len(options) != len(mine):
+        return False
+    for key, value in mine.items():
+        other = options.get(key, _MISSING)
+        if type(other) is not type(value) or other != value:
+            return False
+    return True
+
+
+_MISSING: Final = object()
+_CONSTANTS: list[tuple[object, tuple[int, int]]] = []
+
+
+def _game_constants(game: KrassKariert) -> tuple[int, int]:
+    """(hand size, starting chips) of ``game`` (properties of the game class, remembered for
+    the last game asked about)."""
+    if _CONSTANTS and _CONSTANTS[0][0] is game:
+        return _CONSTANTS[0][1]
+    made = (game.hand_size, game.starting_chips)
+    _CONSTANTS[:] = [(game, made)]
+    return made
 
 
 _OPTIONS_SEEN: list[tuple[object, tuple[object, ...]]] = []
@@ -256,42 +555,23 @@ _POSITION_FIELD: Final = attrgetter("position")
 _PUBLIC_FIELD: Final = attrgetter("public")
 
 
-def _read_body(state: KKState, doc: PositionDocument, acts: list[tuple[int, ...]],
-               pending: int | None) -> None:
-    # The document's lists were made for this read and nothing else holds them, so the
-    # state takes them as they are (no copies).
-    game = state.game
-    n = game.players
-    state.deal = doc.deal
-    state.rounds = doc.rounds
-    state.phase = phase = doc.phase
-
-    hands = doc.hands
-    if len(doc.chips) != n or len(hands) != n or len(doc.reserves) != n or len(
-            doc.in_deal) != n:
-        for name in ("chips", "hands", "reserves", "in_deal"):
-            if len(getattr(doc, name)) != n:
-                raise impossible(f"{name!r} must be a list with one entry per player ({n})",
-                                 field=name, count=n)
-    starting = game.starting_chips
-    if max(doc.chips) > starting:
-        for s, c in enumerate(doc.chips):
-            if c > starting:
-                raise impossible(
-                    f"chips of seat {s} must be a whole number from 0 to {starting},"
-                    f" not {c}", seat=s, chips=c)
-    state.chips = doc.chips
-    positions = _POSITION_LISTS
-    for s, hand in enumerate(hands):
-        if list(map(_POSITION_FIELD, hand)) != positions[len(hand)]:
-            for i, entry in enumerate(hand):
-                if entry.position != i + 1:
-                    raise impossible(
-                        f"hand of seat {s} has a position gap: entry {i + 1} says position"
-                        f" {entry.position}", seat=s, entry=i + 1, position=entry.position)
-    state.known = [list(map(_PUBLIC_FIELD, hand)) for hand in hands]
-    state.in_deal = doc.in_deal
-    losers = doc.losers
+def _read_body(state: KKState, deal: int, rounds: int, phase: str, to_move: int,
+               chips: list[int], known: list[list[bool]], in_deal: list[bool],
+               losers: list[int], drawing: tuple[int, int] | None, leader: int,
+               order: list[int], acts_done: int,
+               acts: list[tuple[int, str, list[str], list[int], int]],
+               act_cards: list[tuple[int, ...]], pending: int | None) -> None:
+    """The rest of a read, on plain values (lists fresh for this state): ``drawing`` is
+    (winner, left), each act (seat, kind, card names, X values, 1-based position) with its
+    cards in ``act_cards``. The caller has checked the counts per player, the chips and
+    the hand positions."""
+    n = state.game.players
+    state.deal = deal
+    state.rounds = rounds
+    state.phase = phase
+    state.chips = chips
+    state.known = known
+    state.in_deal = in_deal
     if losers:
         for s in losers:
             if s >= n:
@@ -301,37 +581,37 @@ def _read_body(state: KKState, doc: PositionDocument, acts: list[tuple[int, ...]
             raise impossible("'losers' names a seat twice")
         state.losers = losers
 
-    drawing = doc.drawing
     if phase == DRAW:
         if drawing is None:
             raise impossible("phase 'draw' needs a 'drawing' object (winner, card, left)")
-        if drawing.winner >= n:
-            raise impossible(f"drawing 'winner' {drawing.winner} is not a seat",
-                             seat=drawing.winner)
-        state.round_winner = drawing.winner
+        winner, left = drawing
+        if winner >= n:
+            raise impossible(f"drawing 'winner' {winner} is not a seat", seat=winner)
+        state.round_winner = winner
         state.pending = pending
-        state.draws_left = drawing.left
+        state.draws_left = left
     elif drawing is not None:
         raise impossible("'drawing' must be null unless the phase is 'draw'")
 
-    _read_round(state, doc.round, acts)
+    _read_round(state, leader, order, acts_done, acts, act_cards)
     _check_cards(state)
-    _check_turn(state, doc.to_move)
+    _check_turn(state, to_move)
 
 
-def _read_round(state: KKState, rnd: RoundDocument, act_cards: list[tuple[int, ...]]) -> None:
+def _read_round(state: KKState, leader: int, order: list[int], acts_done: int,
+                acts: list[tuple[int, str, list[str], list[int], int]],
+                act_cards: list[tuple[int, ...]]) -> None:
     n = state.game.players
-    if rnd.leader >= n:
-        raise impossible(f"round 'leader' {rnd.leader} is not a seat", seat=rnd.leader)
-    state.leader = leader = rnd.leader
-    order = rnd.order
+    if leader >= n:
+        raise impossible(f"round 'leader' {leader} is not a seat", seat=leader)
+    state.leader = leader
     if (order and max(order) >= n) or len(set(order)) != len(order):
         raise impossible(f"round 'order' must name seats 0 to {n - 1}, each once")
     state.participants = order
-    if rnd.acts_done > len(order):
-        raise impossible(f"round 'acts_done' {rnd.acts_done} exceeds the {len(order)} players"
-                         " of the round", acts_done=rnd.acts_done)
-    state.act_index = rnd.acts_done
+    if acts_done > len(order):
+        raise impossible(f"round 'acts_done' {acts_done} exceeds the {len(order)} players"
+                         " of the round", acts_done=acts_done)
+    state.act_index = acts_done
     if state.phase != OVER:
         expected = _CLOCKWISE[n][leader]
         in_deal = state.in_deal
@@ -341,30 +621,30 @@ def _read_round(state: KKState, rnd: RoundDocument, act_cards: list[tuple[int, .
             raise impossible(
                 f"round 'order' must be the players in the deal clockwise from the leader"
                 f" {state.leader}: {expected}, not {order}", expected=expected, found=order)
-    if len(rnd.acts) != state.act_index:
+    if len(acts) != acts_done:
         raise impossible("round 'acts' must list exactly 'acts_done' acts")
     windows = WINDOW_TABLES[state.game.options.x_with_x]
-    for i, a in enumerate(rnd.acts):
+    round_acts: list[Act] = []
+    for i, (seat, kind, names, x_values, position) in enumerate(acts):
         where = _ACT_NAMES[i]
-        if i and state.round_acts[-1].kind == "stopp":
+        if i and round_acts[-1].kind == "stopp":
             raise impossible(f"{where} comes after a Stopp, which ends the round", act=i + 1)
-        if a.seat != order[i]:
-            raise impossible(f"{where} is by seat {a.seat}, but seat {order[i]} acts then",
-                             act=i + 1, seat=a.seat, expected=order[i])
+        if seat != order[i]:
+            raise impossible(f"{where} is by seat {seat}, but seat {order[i]} acts then",
+                             act=i + 1, seat=seat, expected=order[i])
         cards = act_cards[i]
-        declared = tuple(a.x_values)
+        declared = tuple(x_values)
         value = NO_COMBINATION
-        kind = a.kind
         if kind == "combination":
             options = windows.get(cards, {})
             if declared not in options:
                 raise impossible(
-                    f"{where}: {'-'.join(a.cards)} declared {list(declared)} is not a"
-                    " combination", act=i + 1, cards="-".join(a.cards), x_values=list(declared))
+                    f"{where}: {'-'.join(names)} declared {list(declared)} is not a"
+                    " combination", act=i + 1, cards="-".join(names), x_values=list(declared))
             value = options[declared]
             if value <= state.best:
                 raise impossible(f"{where} does not beat the combination before it", act=i + 1)
-            state.best, state.best_seat = value, a.seat
+            state.best, state.best_seat = value, seat
         else:
             expected_card = _ACT_CARDS.get(kind)
             if expected_card is not None and cards != expected_card:
@@ -379,8 +659,10 @@ def _read_round(state: KKState, rnd: RoundDocument, act_cards: list[tuple[int, .
                 raise impossible(f"{where}: only a combination declares X values", act=i + 1)
             if kind == "nachzieh":
                 state.nachzieh_played += 1
-        state.round_acts.append(Act(a.seat, kind, cards, declared, value, a.position - 1))
-    if order and rnd.acts and state.round_acts[0].seat != state.leader:
+        round_acts.append(Act(seat, kind, cards, declared, value, position - 1))
+    if round_acts:
+        state.round_acts = round_acts
+    if order and round_acts and round_acts[0].seat != state.leader:
         raise impossible("the round's first act must be the leader's")
 
 
