@@ -53,10 +53,12 @@ class BatchStepper:
         self.players: int = game_obj.players
         self.copy = copy
         self._rng = np.random.default_rng(seed)
-        # The arrays the rows' core writes are views of bytearrays, which it writes
-        # directly: a slice assignment into a bytearray is far cheaper than one into a
-        # memoryview (see Rows.write).
+        # The arrays the rows' core writes are views of bytearrays, which it writes by
+        # slice: the masks and seats (bytearray blocks) into the bytearrays themselves,
+        # the vectors (bytes) through a memoryview, where no conversion of the source to
+        # a bytearray comes first (see Rows.write).
         self._obs_view = bytearray(4 * num_envs * self.encoding.obs_size)
+        self._obs_write = memoryview(self._obs_view)
         self._mask_view = bytearray(num_envs * self.encoding.num_tokens)
         self._current_view = bytearray(8 * num_envs)
         self._obs = np.frombuffer(self._obs_view, dtype=np.float32).reshape(
@@ -80,7 +82,7 @@ class BatchStepper:
         from the other when it is next used."""
         for row in range(num_envs):
             self._rows.new_game(row)
-        self._rows.write_all(self._obs_view, self._mask_view, self._current_view)
+        self._rows.write_all(self._obs_write, self._mask_view, self._current_view)
         self._write_rows()
 
     def _write_rows(self) -> None:
@@ -128,7 +130,7 @@ class BatchStepper:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._in_tables = False
-        self._rows.reset(self._obs_view, self._mask_view, self._current_view)
+        self._rows.reset(self._obs_write, self._mask_view, self._current_view)
         self._write_rows()
         return self._out(self._obs), self._out(self._masks), self._out(self._current)
 
@@ -152,10 +154,10 @@ class BatchStepper:
         rewards.fill(0.0)
         dones = self._dones
         dones.fill(False)
-        bad = rows.step(tokens, self._obs_view, self._mask_view, self._current_view,
+        bad = rows.step(tokens, self._obs_write, self._mask_view, self._current_view,
                         self._reward_view, self._done_view)
         if bad >= 0:
-            rows.write_all(self._obs_view, self._mask_view, self._current_view)
+            rows.write_all(self._obs_write, self._mask_view, self._current_view)
             self._write_rows()
             raise _bad_token(tokens[bad])
         self._write_rows()
