@@ -50,11 +50,12 @@ COMPILED_TESTS := tests/krass_kariert tests/krass_kariert_bots tests/bots tests/
 	tests/rl/test_openspiel.py tests/rl/test_batch.py tests/rl/test_encodings.py \
 	tests/rl/test_environments.py tests/test_state_pickle.py
 # Three things run beside the pure pass, in the background, their output shown after it:
-# the Ray backend's test (marked ray), which mostly waits for Ray to start (10-40 s); and,
-# niced, so that they take only the CPU the pure pass leaves idle while its tests wait on
-# server processes, PostgreSQL and Chromium (about a third of its time on 2 cores), mypy
+# the Ray backend's test (marked ray), which mostly waits for Ray to start (10-40 s); mypy
 # (one process: 25-60 s with an empty cache, as in a fresh clone, a few seconds with its
-# cache) and the compiled pass (CPU-bound, 60-80 s of CPU). Any failure fails the target.
+# cache; not niced, so that it never ends last on one core); and, niced, the compiled pass
+# (CPU-bound, 60-80 s of CPU on 2 workers), which so takes the CPU the pure pass leaves idle
+# while its tests wait on server processes, PostgreSQL and Chromium (about a third of its
+# time on 2 cores) and the rest after it. Any failure fails the target.
 NICE := nice -n 10
 test: $(STAMP) system $(COMPILED_STAMP)
 	@bg=$$(mktemp -d); \
@@ -62,7 +63,7 @@ test: $(STAMP) system $(COMPILED_STAMP)
 		tests/arena/test_ray_backend.py > $$bg/ray 2>&1 & ray=$$!; \
 	echo "$(BIN)/ruff check src tests benchmarks"; \
 	if $(BIN)/ruff check src tests benchmarks; then \
-		$(NICE) $(BIN)/mypy > $$bg/mypy 2>&1 & mypy=$$!; \
+		$(BIN)/mypy > $$bg/mypy 2>&1 & mypy=$$!; \
 		if ! grep -q compiled $(COMPILED_STAMP); then \
 			echo "compiled pass skipped (no compiled core)" > $$bg/compiled; compiled=; \
 		elif $(BIN)/python -c "import kartentisch, sys; sys.exit(not kartentisch.compiled)"; then \
