@@ -362,6 +362,34 @@ def test_casino_tokens_are_the_action_factors(players: int) -> None:
     assert checked > 100
 
 
+def test_casino_tokens_decode_every_segment_of_the_id_space() -> None:
+    """``casino_bytes.tokens`` (a bisection over the segments' starts, the loose cards read
+    a byte of the mask at a time) gives every id's factors: the first and last id of every
+    segment (card and code) and random ids inside it, so each card, code, shift and loose
+    card of the id space is decoded at least once."""
+    import random
+
+    from kartentisch.games.casino import actions as acts
+    from kartentisch.rl.encodings import casino as ce
+    from kartentisch.rl.fast import casino_bytes
+
+    rng = random.Random(13)
+    starts = casino_bytes.STARTS
+    loose_seen: set[int] = set()
+    for k in range(len(starts) - 1):
+        first, last = starts[k], starts[k + 1] - 1
+        for aid in {first, last, rng.randint(first, last), rng.randint(first, last)}:
+            card, code, mask = acts.action_factors(acts.action_from_id(aid))
+            loose = [c for c in range(52) if mask >> c & 1]
+            loose_seen.update(loose)
+            assert casino_bytes.tokens(aid) == (card, ce.CODE_BASE + code,
+                                                *(ce.LOOSE_BASE + c for c in loose),
+                                                ce.CONFIRM), aid
+    assert loose_seen == set(range(52))
+    ids = (starts[0], starts[1], starts[-2])
+    assert casino_bytes.sequences(ids) == [casino_bytes.tokens(a) for a in ids]
+
+
 @pytest.mark.parametrize(("name", "players"), [("krass-kariert", 3), ("krass-kariert", 4),
                                                ("krass-kariert", 5), ("krumme20", 3)])
 def test_write_rows_is_bit_identical_to_the_reference(name: str, players: int) -> None:
