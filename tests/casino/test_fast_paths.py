@@ -2,8 +2,9 @@
 
 * ``is_legal_id`` decides common moves on a table without builds without listing every
   move; it must say exactly what membership in ``legal_action_ids()`` says;
-* ``apply`` knows a shared action by its identity; equal objects of its own go the general
-  way and give the same state;
+* ``apply`` knows the actions ``legal_actions()`` offered (and shared ones) by their
+  identity; equal objects of its own, and offered objects at a later position, go the
+  general way and give the same state;
 * ``parse_action`` reads the canonical notation without regular expressions; it must read
   what the general parser reads and refuse what it refuses, with the same error.
 """
@@ -63,6 +64,46 @@ def test_is_legal_id_agrees_with_the_list(options: dict[str, object]) -> None:
             assert fresh.is_legal_id(aid) == (aid in legal), acts.action_from_id(aid)
             checked += 1
     assert checked > 500
+
+
+def test_offered_actions_are_known_only_for_their_position() -> None:
+    """``apply`` knows the objects ``legal_actions()`` handed out by their identity, only
+    for the position they were offered at: afterwards the same object goes the general
+    way (played when it is legal by value, refused with the general error when not), and
+    a clone made before the play takes it like the original."""
+    game = Casino(2)
+    rng = random.Random(3)
+    refused = replayed = 0
+    for g in range(4):
+        state = game.new_initial_state(90 + g)
+        while not state.is_terminal():
+            offered = state.legal_actions()
+            assert state.legal_actions() == offered  # asked again: the same actions
+            assert [acts.action_id(a) for a in offered] == list(state.legal_action_ids())
+            before = state.clone()
+            pick = offered[rng.randrange(len(offered))]
+            state.apply(pick)
+            twin = before.clone()
+            twin.apply(pick)  # the clone shares the offered objects
+            assert twin.to_json() == state.to_json()
+            if state.is_terminal():
+                break
+            legal = set(state.legal_action_ids())
+            for stale in offered:  # objects offered one position earlier
+                trial = state.clone()
+                if acts.action_id(stale) in legal:
+                    trial.apply(stale)
+                    general = state.clone()
+                    general.apply_id(acts.action_id(stale))
+                    assert trial.to_json() == general.to_json()
+                    replayed += 1
+                else:
+                    with pytest.raises(KartentischError) as error:
+                        trial.apply(stale)
+                    assert error.value.code == state.why_illegal(stale).code
+                    assert trial.to_json() == state.to_json()  # left as it was
+                    refused += 1
+    assert refused > 100  # (a stale object legal by value is rare: the same seat to move)
 
 
 def test_apply_with_an_equal_object_gives_the_same_state() -> None:

@@ -42,7 +42,7 @@ from typing import Any, Final
 from kartentisch.core.protocol import Event
 from kartentisch.games.casino.actions import Build, Capture
 from kartentisch.games.casino.cards import CARD_NAMES
-from kartentisch.games.casino.movegen import action_of
+from kartentisch.games.casino.movegen import recent_action
 from kartentisch.games.casino.table import PlayRecord
 
 TRAIL: Final = 0
@@ -132,7 +132,7 @@ def decode(log: array[int], at: int, pack_results: list[dict[str, list[int]]],
     data: dict[str, Any]
     private: dict[str, Any] | None = None
     if kind <= BUILD:
-        action = action_of(payload & ID_MASK)
+        action = recent_action(payload & ID_MASK)
         card = CARD_NAMES[action.card]
         if type(action) is Capture:
             taken = [CARD_NAMES[c] for c in action.loose]
@@ -211,7 +211,7 @@ def plays_from(log: array[int], at: int, out: list[PlayRecord]) -> int:
         if kind <= BUILD:
             seat = ((word >> 4) & 7) - 1
             payload = word >> 7
-            action = action_of(payload & ID_MASK)
+            action = recent_action(payload & ID_MASK)
             if type(action) is Capture:
                 taken = action.loose
                 if action.build:

@@ -4,7 +4,7 @@ Moves are generated as ids, never as action objects: a search asks for the legal
 many positions and plays few of the moves it sees, and an id is one ``int`` addition away
 from the bitmask of the loose cards a move uses (``ID_BASE[card * NUM_CODES + code] +
 compress(mask)``, see :mod:`~kartentisch.games.casino.actions`). Action objects are made
-only when somebody asks for them (:func:`action_of`, a shared cache).
+only when somebody asks for them (:func:`make_actions`, from a small cache of recent ones).
 
 Speed: no search per move, and no bookkeeping per play. Which sets of loose numerals a
 card may take or join depends only on the loose numerals' *mask* (bit ``c`` for card
@@ -14,11 +14,15 @@ of v with a card of value w < v joins sets that, with the card, split so. So
 :func:`sets_for` answers from two shared tables:
 
 * ``_SETS``, by (loose mask restricted to values <= v, v, w): the answer itself, as
-  masks (a pure cache; random tables repeat often, small values especially);
+  masks (a pure cache of the recent answers; small values repeat often);
 * ``_COUNTS``, by (how many loose cards of each value <= v, v, w): the *count vectors*
   allowed (how many cards of each value the set holds), built from the integer
   partitions of v, which :func:`_expand` turns into masks by choosing the cards of each
   value. Tables of different cards but equal counts share it, so it nearly always hits.
+
+Memory: every cache here is bounded (emptied when full) and small enough to stay in the
+processor's caches; unbounded tables of every action and answer seen grew to hundreds of
+thousands of objects, and their memory misses cost more time than they saved.
 
 Count vectors are packed four bits per value (value k in bits ``4(k-1)`` on), like the
 cards in a mask, so a set's counts are a nibble-wise popcount of its mask.
@@ -59,12 +63,13 @@ if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
 
 _INTERNED: dict[int, Action] = {}
-"""Action objects by id, shared between states (a pure cache: actions are immutable)."""
+"""Action objects by id, shared between states (a pure cache: actions are immutable), for
+:func:`action_of`: the actions that a parser hands out, which ``apply`` then knows."""
 _ID_OF: dict[int, int] = {}
 """The id of each action in :data:`_INTERNED`, by the object's identity (``id()``): so
 ``apply`` knows a shared action's id without computing it. Both are filled and cleared
 together, so every key is the identity of a live object."""
-_INTERN_LIMIT: Final = 200_000
+_INTERN_LIMIT: Final = 1 << 14
 
 _KEEP_TRACKED: Final[Any] = ([],)
 """A value that the garbage collector always tracks (a tuple holding a list), stored under
@@ -87,16 +92,30 @@ def _keep_tracked(cache: dict[int, Any]) -> None:
 
 
 
-_CARDS_OF: dict[int, tuple[int, ...]] = {}
-"""The cards of a loose mask (a pure cache: the same sets recur with many played cards)."""
+_BYTE_CARDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(8 * k + b for b in range(8) if byte >> b & 1) for k in range(7) for byte in range(256))
+"""``_BYTE_CARDS[256 * k + byte]``: the cards of the bits of ``byte`` at bits ``8k`` on (so
+the cards of a mask are a few concatenations of small shared tuples, no cache)."""
+
+
+_BUCKET_SHIFT: Final = 34
+_BUCKET_LO: Final[tuple[int, ...]] = tuple(
+    bisect_right(SEG_STARTS, b << _BUCKET_SHIFT) - 1
+    for b in range((SEG_STARTS[-1] >> _BUCKET_SHIFT) + 2))
+"""``_BUCKET_LO[b]``: the segment holding id ``b << _BUCKET_SHIFT``, so the segment of id
+``i`` lies between ``_BUCKET_LO[i >> _BUCKET_SHIFT]`` and the next bucket's (a bisection
+over a few segments instead of all ~1,900: the id space's segments are mostly huge)."""
 
 
 def make_action(i: int) -> Action:
     """:func:`~.actions.action_from_id` for an id known to be valid (the move generator's):
-    no checks, the cards of a mask from a shared cache, the object filled as its mutable
+    no checks, the cards of a mask from a table of bytes, the object filled as its mutable
     twin (:class:`~.actions.CaptureDraft`) and then given its class. Equal to
     ``action_from_id(i)`` (tests compare them on every segment)."""
-    base, card, code, shift = SEG_ROWS[bisect_right(SEG_STARTS, i) - 1]
+    lo = _BUCKET_LO[i >> _BUCKET_SHIFT]
+    hi = _BUCKET_LO[(i >> _BUCKET_SHIFT) + 1] + 1
+    k = lo if hi - lo == 1 else bisect_right(SEG_STARTS, i, lo, hi) - 1
+    base, card, code, shift = SEG_ROWS[k]
     if code == CODE_TRAIL:
         trail: Any = TrailDraft()
         trail.card = card
@@ -104,17 +123,14 @@ def make_action(i: int) -> Action:
         return trail  # type: ignore[no-any-return]
     packed = (i - base) << shift
     mask = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
-    loose = _CARDS_OF.get(mask)
-    if loose is None:
-        if len(_CARDS_OF) >= _INTERN_LIMIT:
-            _keep_tracked(_CARDS_OF)
-        cards: list[int] = []
-        rest = mask
-        while rest:
-            low = rest & -rest
-            cards.append(low.bit_length() - 1)
-            rest ^= low
-        loose = _CARDS_OF[mask] = tuple(cards)
+    loose: tuple[int, ...] = ()
+    at = 0
+    while mask:  # the cards of the mask, a byte at a time from a small table
+        byte = mask & 255
+        if byte:
+            loose += _BYTE_CARDS[at + byte]
+        mask >>= 8
+        at += 256
     if code <= CODE_CAPTURE_BUILD:
         capture: Any = CaptureDraft()
         capture.card = card
@@ -138,6 +154,33 @@ def make_action(i: int) -> Action:
     build.merged = merged
     build.__class__ = Build
     return build  # type: ignore[no-any-return]
+
+
+_RECENT: dict[int, Action] = {}
+"""Recently made actions by id, emptied when it holds :data:`_RECENT_LIMIT` (a pure cache:
+actions are immutable, and equal by value to any other object of the same action)."""
+_RECENT_LIMIT: Final = 1 << 14
+
+
+def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
+    """Action objects for the valid ``ids``: from :data:`_RECENT`, or made and kept there.
+
+    Why not one shared object per id for good (:func:`action_of`): such a table grew to
+    hundreds of thousands of objects, which the memory caches and the garbage collector
+    then walked (most of Casino's memory misses in random play). This one stays small.
+    """
+    get = _RECENT.get
+    return tuple([get(i) or recent_action(i) for i in ids])
+
+
+def recent_action(i: int) -> Action:
+    """The action of the valid id ``i``, from :data:`_RECENT` or made and kept there."""
+    action = _RECENT.get(i)
+    if action is None:
+        if len(_RECENT) >= _RECENT_LIMIT:
+            _RECENT.clear()
+        action = _RECENT[i] = make_action(i)
+    return action
 
 
 def action_of(aid: int) -> Action:
@@ -226,7 +269,10 @@ on the table, and where that value's nibble sits in a mask)."""
 _COUNTS: dict[int, tuple[Plan, ...]] = {}
 """Allowed count vectors by ``counts << 8 | v << 4 | w`` (see the module docstring)."""
 _SETS: dict[int, tuple[int, ...]] = {}
-"""Allowed masks by ``mask << 8 | v << 4 | w``."""
+"""Allowed masks by ``mask << 8 | v << 4 | w``, emptied at :data:`_SETS_LIMIT` entries:
+fewer than half of these questions repeat, so a larger table missed the memory caches
+more than the answers it kept saved."""
+_SETS_LIMIT: Final = 1 << 14
 _CACHE_LIMIT: Final = 100_000
 
 
@@ -281,7 +327,7 @@ def _on_table(support: int, v: int) -> tuple[int, ...]:
     return found
 _PLAN_OF: dict[int, Plan] = {}
 """The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
-for _cache in (_CARDS_OF, _COUNTS, _SETS, _ON_TABLE, _PLAN_OF):
+for _cache in (_COUNTS, _SETS, _ON_TABLE, _PLAN_OF):
     _keep_tracked(_cache)
 
 
@@ -340,7 +386,7 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
             if len(_COUNTS) >= _CACHE_LIMIT:
                 _keep_tracked(_COUNTS)
             vectors = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
-        if len(_SETS) >= _CACHE_LIMIT:
+        if len(_SETS) >= _SETS_LIMIT:
             _keep_tracked(_SETS)
         found = _SETS[key] = _expand(vectors, loose) if vectors else ()
     return found

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kartentisch.games.casino.heuristic import HeuristicView, best_indices, score_actions
-from kartentisch.games.casino.movegen import action_of
+from kartentisch.games.casino.movegen import recent_action
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
@@ -25,7 +25,7 @@ def rollout_action(state: CasinoState, ids: Sequence[int], rng: random.Random) -
     """The heuristic bot's choice among the legal ``ids`` of ``state`` (ties at random)."""
     if len(ids) == 1:
         return ids[0]
-    actions = [action_of(i) for i in ids]
+    actions = [recent_action(i) for i in ids]
     scores = score_actions(HeuristicView.of_state(state), actions,
                            state.game.options.sweeps)
     best = best_indices(scores)

@@ -47,7 +47,13 @@ from kartentisch.games.casino.log import (
     pack_scores,
     plays_from,
 )
-from kartentisch.games.casino.movegen import _ID_OF, _INTERNED, action_of, legal_ids, sets_for
+from kartentisch.games.casino.movegen import (
+    _ID_OF,
+    legal_ids,
+    make_actions,
+    recent_action,
+    sets_for,
+)
 from kartentisch.games.casino.scoring import (
     SCORE_ITEMS,
     TARGET,
@@ -100,8 +106,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
     __slots__ = (
         "_capture_all", "_current", "_events", "_events_at", "_every_turn", "_given",
         "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_log", "_loose",
-        "_plays", "_plays_at", "_reach", "_sweeps", "_trail_capturer", "builds", "captured",
-        "dealer", "deck", "game", "hands", "last_capturer", "last_turn", "pack",
+        "_offered", "_plays", "_plays_at", "_reach", "_sweeps", "_trail_capturer", "builds",
+        "captured", "dealer", "deck", "game", "hands", "last_capturer", "last_turn", "pack",
         "pack_results", "phase", "scores", "seed", "sweeps", "turn", "winners",
     )
 
@@ -156,6 +162,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._current = 0
         self._legal: tuple[int, ...] | None = None
         """The legal ids, ascending (computed on demand; a tuple, so it is safe to share)."""
+        self._offered: tuple[Action, ...] | None = None
+        """The action objects :meth:`legal_actions` handed out for this position, in the
+        order of ``_legal`` (so :meth:`apply` finds an offered action's id by identity)."""
         options = game.options
         self._trail_capturer = bool(options.trail_when_capture_possible)
         """The options the rules read at every play, copied once: reading them through
@@ -193,12 +202,21 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return legal
 
     def legal_actions(self) -> list[Action]:
-        """Every distinct legal action, in ascending id order (shared immutable objects)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = legal_ids(self)
-        get = _INTERNED.get  # inlined action_of: a call per action costs more than the lookup
-        return [get(i) or action_of(i) for i in legal]
+        """Every distinct legal action, in ascending id order (immutable objects, equal by
+        value to any other object of the same action).
+
+        Speed and memory: the objects are made for this position (asked again, it hands
+        out the same ones) and not kept in a shared table: a table of every action seen
+        grows to hundreds of thousands of objects that the memory caches and the garbage
+        collector must then walk. :meth:`apply` knows these objects by their identity.
+        """
+        offered = self._offered
+        if offered is None:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = legal_ids(self)
+            offered = self._offered = make_actions(legal)
+        return list(offered)
 
     def is_legal_id(self, aid: int) -> bool:
         legal = self._legal
@@ -215,12 +233,21 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """Play ``action`` for the current player; raises like :meth:`State.apply
         <kartentisch.core.protocol.State.apply>`, whose contract this keeps.
 
-        Speed: an action object from :meth:`legal_actions` (a shared one) is known by its
-        identity, so its id needs no computing; it is then looked up among the legal ids
-        (a bisection). Any other object, or a ``seat`` to check, goes the general way.
+        Speed: an action object that :meth:`legal_actions` handed out for this position is
+        known by its identity (it is legal, and its id is known); a shared one
+        (:func:`~.movegen.action_of`) likewise, then looked up among the legal ids (a
+        bisection). Any other object, or a ``seat`` to check, goes the general way.
         ``seat`` is typed ``Any`` because anything may be passed and must get the base's
         error: compiled with mypyc, a narrower annotation would raise ``TypeError`` first.
         """
+        offered = self._offered
+        if offered is not None and seat is None:
+            for k in range(len(offered)):  # a handful of identity tests
+                if offered[k] is action:
+                    legal = self._legal
+                    assert legal is not None  # set together with _offered
+                    self._apply(action, legal[k])
+                    return
         aid = _ID_OF.get(id(action))
         if aid is None or seat is not None:
             State.apply(self, action, seat=seat)
@@ -249,7 +276,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         a numeral's capture when its cards are one of the sets :func:`~.movegen.sets_for`
         lists.
         """
-        action = action_of(aid)
+        action = recent_action(aid)
         card = action.card
         if card not in self.hands[self._current]:
             return False
@@ -263,7 +290,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return None
 
     def apply_unchecked(self, aid: int) -> None:
-        self._apply(_INTERNED.get(aid) or action_of(aid), aid)
+        self._apply(recent_action(aid), aid)
 
     def why_illegal(self, action: Action) -> IllegalActionError:
         return why_illegal(self, action)
@@ -294,14 +321,14 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     @property
     def history(self) -> list[Action]:
-        """The actions played so far, oldest first (shared immutable objects).
+        """The actions played so far, oldest first (immutable objects).
 
         Decoded from the log on first use and extended on later calls.
         """
         made = self._history
         if self._history_at < len(self._log):
             ids, self._history_at = action_ids(self._log, self._history_at)
-            made.extend([_INTERNED.get(i) or action_of(i) for i in ids])
+            made.extend([recent_action(i) for i in ids])
         return made
 
     @history.setter
@@ -364,6 +391,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         other.winners = self.winners.copy()
         other._current = self._current
         other._legal = self._legal  # a tuple
+        other._offered = self._offered  # a tuple of immutable objects, legal there too
         return other
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -438,6 +466,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         seat = self._current
         card = action.card
         self._legal = None
+        self._offered = None
         log = self._log
         hands = self.hands
         hands[seat].remove(card)
@@ -624,12 +653,12 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
 def _unpickle(game: Casino, seed: int, fields: tuple[Any, ...]) -> CasinoState:
     """The state :meth:`CasinoState.__reduce__` pickled (fields in its order); the history's
-    actions become the shared objects again, as in a state that was never pickled."""
+    actions are made again from their ids."""
     state = CasinoState(game, seed, deal_now=False)
     (state._log, history, state._history_at, state._given, state._given_at, state.pack,
      state.dealer, state.deck, state.hands, state._loose, state._lmask, state._reach,
      state.builds, state.captured, state.sweeps, state.last_capturer, state.turn,
      state.last_turn, state._plays, state._plays_at, state.scores, state.pack_results,
      state.phase, state.winners, state._current, state._legal) = fields
-    state._history = [_INTERNED.get(i) or action_of(i) for i in history]
+    state._history = [recent_action(i) for i in history]
     return state
