@@ -212,9 +212,14 @@ def _mask(cards: list[int]) -> int:
 
 def state_bytes(state: CasinoState, me: int, players: int) -> bytes:
     """Seat ``me``'s observation vector of ``state`` as float32 bytes, with no token of
-    the current decision chosen (a game of ``players`` seats)."""
+    the current decision chosen (a game of ``players`` seats).
+
+    Speed: one ``b"%b%b..." % (...)`` of 70 blocks, which mypyc compiles into a single C
+    call that sizes the result once and copies the blocks in (no list of parts, appends or
+    join: ~5k instructions of ~15k per vector); the seats past the player count are zero
+    blocks in fixed slots (an empty card set is four zero blocks, a missing seat's five
+    cells five zero cells)."""
     n = players
-    parts: list[bytes] = []
     hand = _mask(state.hands[me])
     loose = _mask(state.loose)
     in_builds = 0
@@ -232,39 +237,32 @@ def state_bytes(state: CasinoState, me: int, players: int) -> bytes:
         slots[slot] = slots[slot] | (1 | (2 if total != value else 0) | 4 << (owner - me) % n)
     captured = state.captured
     located = hand | loose | in_builds
-    piles: list[int] = []
-    for r in range(n):
-        pile = _mask(captured[(me + r) % n])
-        piles.append(pile)
-        located |= pile
-    _card_set(parts, hand)
-    _card_set(parts, loose)
-    _card_set(parts, in_builds)
-    if in_builds:
-        for bits in slots:
-            parts.append(BUILD[bits])
-    else:  # no build stands: the 14 values' cells in one block
-        parts.append(NO_BUILDS)
-    for pile in piles:
-        _card_set(parts, pile)
-    for _ in range(n, SEATS):
-        parts.append(NO_CARDS)
-    _card_set(parts, ALL_CARDS & ~located)
+    piles: list[int] = [0, 0, 0, 0]
     hands = state.hands
     sweeps = state.sweeps
     scores = state.scores
     last = state.last_capturer
+    present: list[bytes] = [ZERO, ZERO, ZERO, ZERO]
+    size: list[bytes] = [ZERO, ZERO, ZERO, ZERO]
+    swept: list[bytes] = [ZERO, ZERO, ZERO, ZERO]
+    score: list[bytes] = [ZERO, ZERO, ZERO, ZERO]
+    took: list[bytes] = [ZERO, ZERO, ZERO, ZERO]
     for r in range(n):
         s = (me + r) % n
-        parts.append(ONE)
-        parts.append(_capped(SIZE, len(hands[s])))
-        parts.append(_capped(SWEEPS, sweeps[s] if s < len(sweeps) else 0))
-        parts.append(_capped(SCORE, scores[s] if s < len(scores) else 0))
-        parts.append(ONE if last == s else ZERO)
-    for _ in range(n, SEATS):
-        parts.append(NO_SEAT)
-    parts.append(DECK[len(state.deck)])
-    parts.append(_capped(PACK, state.pack))
+        pile = _mask(captured[s])
+        piles[r] = pile
+        located |= pile
+        present[r] = ONE
+        size[r] = _capped(SIZE, len(hands[s]))
+        swept[r] = _capped(SWEEPS, sweeps[s] if s < len(sweeps) else 0)
+        score[r] = _capped(SCORE, scores[s] if s < len(scores) else 0)
+        if last == s:
+            took[r] = ONE
+    unseen = ALL_CARDS & ~located
+    p0 = piles[0]
+    p1 = piles[1]
+    p2 = piles[2]
+    p3 = piles[3]
     flags = 1 << 4 + n - 2
     dealer = state.dealer
     if 0 <= dealer < n:
@@ -273,6 +271,29 @@ def state_bytes(state: CasinoState, me: int, players: int) -> bytes:
         flags |= 1 << 7
     if state.phase == "over":
         flags |= 1 << 8
-    parts.append(FLAGS[flags])
-    parts.append(PREFIX)
-    return b"".join(parts)
+    return (b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b"
+            b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b") % (
+        BLOCKS[hand & CHUNK_MASK], BLOCKS[hand >> CHUNK & CHUNK_MASK],
+        BLOCKS[hand >> 2 * CHUNK & CHUNK_MASK], BLOCKS[hand >> 3 * CHUNK & CHUNK_MASK],
+        BLOCKS[loose & CHUNK_MASK], BLOCKS[loose >> CHUNK & CHUNK_MASK],
+        BLOCKS[loose >> 2 * CHUNK & CHUNK_MASK], BLOCKS[loose >> 3 * CHUNK & CHUNK_MASK],
+        BLOCKS[in_builds & CHUNK_MASK], BLOCKS[in_builds >> CHUNK & CHUNK_MASK],
+        BLOCKS[in_builds >> 2 * CHUNK & CHUNK_MASK], BLOCKS[in_builds >> 3 * CHUNK & CHUNK_MASK],
+        BUILD[slots[0]], BUILD[slots[1]], BUILD[slots[2]], BUILD[slots[3]], BUILD[slots[4]],
+        BUILD[slots[5]], BUILD[slots[6]], BUILD[slots[7]], BUILD[slots[8]], BUILD[slots[9]],
+        BUILD[slots[10]], BUILD[slots[11]], BUILD[slots[12]], BUILD[slots[13]],
+        BLOCKS[p0 & CHUNK_MASK], BLOCKS[p0 >> CHUNK & CHUNK_MASK],
+        BLOCKS[p0 >> 2 * CHUNK & CHUNK_MASK], BLOCKS[p0 >> 3 * CHUNK & CHUNK_MASK],
+        BLOCKS[p1 & CHUNK_MASK], BLOCKS[p1 >> CHUNK & CHUNK_MASK],
+        BLOCKS[p1 >> 2 * CHUNK & CHUNK_MASK], BLOCKS[p1 >> 3 * CHUNK & CHUNK_MASK],
+        BLOCKS[p2 & CHUNK_MASK], BLOCKS[p2 >> CHUNK & CHUNK_MASK],
+        BLOCKS[p2 >> 2 * CHUNK & CHUNK_MASK], BLOCKS[p2 >> 3 * CHUNK & CHUNK_MASK],
+        BLOCKS[p3 & CHUNK_MASK], BLOCKS[p3 >> CHUNK & CHUNK_MASK],
+        BLOCKS[p3 >> 2 * CHUNK & CHUNK_MASK], BLOCKS[p3 >> 3 * CHUNK & CHUNK_MASK],
+        BLOCKS[unseen & CHUNK_MASK], BLOCKS[unseen >> CHUNK & CHUNK_MASK],
+        BLOCKS[unseen >> 2 * CHUNK & CHUNK_MASK], BLOCKS[unseen >> 3 * CHUNK & CHUNK_MASK],
+        present[0], size[0], swept[0], score[0], took[0],
+        present[1], size[1], swept[1], score[1], took[1],
+        present[2], size[2], swept[2], score[2], took[2],
+        present[3], size[3], swept[3], score[3], took[3],
+        DECK[len(state.deck)], _capped(PACK, state.pack), FLAGS[flags], PREFIX)
