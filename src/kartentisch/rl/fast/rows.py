@@ -42,6 +42,8 @@ OTHER: Final = 3
 
 ONE: Final = struct.pack("=f", 1.0)
 """1.0 as float32 bytes (native order), a prefix cell of a multi-token decision."""
+ONE_BYTES: Final[list[int]] = [b for b in range(4) if ONE[b]]
+"""The positions of the nonzero bytes of :data:`ONE` (a zero cell becomes 1.0 by these)."""
 SEATS: Final[list[bytearray]] = [bytearray(struct.pack("=q", seat)) for seat in range(-2, 16)]
 """[seat + 2]: the seat as int64 bytes (native order), from -2 (the game's ``TERMINAL``);
 ``bytearray`` because a ``bytearray`` slice assignment converts any other source first."""
@@ -180,6 +182,11 @@ class Rows:
         """Multi-token games: each row's vector without its prefix (made once per decision)."""
         self.cache: dict[int, tuple[int, ...]] = {}
         """Multi-token games: action id to its tokens (ids mean the same in every game)."""
+        self.cells: list[int] = [-1] * num_rows
+        """Multi-token games: how many of the row's prefix cells :attr:`shown_obs` holds
+        with the row's vector (-1: the vector is not written there for this decision)."""
+        self.shown_obs: Buffer = bytearray()
+        """The observations' bytes :meth:`write` wrote last."""
         self.scratch = bytearray(num_tokens)
         """Where :meth:`write` makes a row's mask (cleared, its allowed tokens set) before
         copying it into the masks whole: one buffer for every row, so it stays in the
@@ -232,20 +239,24 @@ class Rows:
         self.legal[row] = legal
         self.listed[row] = True
         if not self.single_token:
-            cache = self.cache
-            sequences: list[tuple[int, ...]] = []
-            native = kind == CASINO
-            for aid in legal:
-                tokens = cache.get(aid)
-                if tokens is None:
-                    tokens = casino_bytes.tokens(aid) if native else self.tokens_of(aid)
-                    if len(cache) < 200_000:
-                        cache[aid] = tokens
-                sequences.append(tokens)
+            sequences: list[tuple[int, ...]]
+            if kind == CASINO:  # decoded off the ids (cheaper than a cache, see there)
+                sequences = casino_bytes.sequences(legal)
+            else:
+                cache = self.cache
+                sequences = []
+                for aid in legal:
+                    tokens = cache.get(aid)
+                    if tokens is None:
+                        tokens = self.tokens_of(aid)
+                        if len(cache) < 200_000:
+                            cache[aid] = tokens
+                    sequences.append(tokens)
             self.sequences[row] = sequences
             self.live[row] = list(range(len(sequences)))
             self.prefix[row] = []
             self.base[row] = b""
+            self.cells[row] = -1
 
     def legal_ids(self, row: int) -> tuple[int, ...]:
         """The legal ids of the row's seat to act (listed on first use)."""
@@ -376,23 +387,39 @@ class Rows:
         item costs 174 instructions there against 262 in a ``memoryview``), then copied
         into the masks whole.
         """
-        if self.vectors:
-            obs[self.obs_slices[row]] = self.vector(row)
-        if not self.single_token:
+        if self.single_token:
+            if self.vectors:
+                obs[self.obs_slices[row]] = self.vector(row)
+        else:
+            # A decision that goes on adds one token to a vector already written: only the
+            # new prefix cells are written then (the vector is ~3.5k bytes, copied twice).
+            if obs is not self.shown_obs:  # other arrays: no row's vector is in them yet
+                self.shown_obs = obs
+                self.cells = [-1] * self.num_rows
+            prefix = self.prefix[row]
+            done = self.cells[row]
+            if done < 0:
+                obs[self.obs_slices[row]] = self.vector(row)
+                done = 0
             cells = row * self.obs_bytes + 4 * self.prefix_base
-            for t in self.prefix[row]:
-                at = cells + 4 * t
-                obs[at:at + 4] = ONE
+            for i in range(done, len(prefix)):  # a cell is zero until its token is chosen
+                at = cells + 4 * prefix[i]
+                for b in ONE_BYTES:  # by item: a slice into a memoryview costs ~1.4k
+                    obs[at + b] = ONE[b]
+            self.cells[row] = len(prefix)
         mask = self.scratch
         mask[self.whole_mask] = self.zero_row
         if self.kind == KRASS_KARIERT:
             state = self.states[row]
             assert isinstance(state, KKState)
             kk_mask(state, mask)
-        else:
-            items: Sequence[object] = self.legal[row] if self.single_token else self.allowed(row)
+        elif self.single_token:
+            items: Sequence[object] = self.legal[row]
             for item in items:  # as objects: set without unboxing and boxing each id again
                 mask[item] = 1  # type: ignore[call-overload]
+        else:
+            casino_bytes.next_tokens(mask, self.sequences[row], self.live[row],
+                                     len(self.prefix[row]))
         masks[self.mask_slices[row]] = mask
         if masks is not self.shown:  # other arrays: the rows' masks are in them only now
             self.shown = masks
