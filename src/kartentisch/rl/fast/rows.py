@@ -57,8 +57,15 @@ KK_RESERVE_BASE: Final = 4914
 KK_RESERVE_STRIDE: Final = 19
 KK_INSERT_BASE: Final = 4952
 KK_CONCEDE_ID: Final = 4971
-KK_ONES: Final[list[bytes]] = [b"\x01" * k for k in range(20)]
-"""[k]: k allowed tokens in a row (a reserve card's or the drawn card's positions)."""
+KK_ONES: Final[list[bytearray]] = [bytearray(b"\x01" * k) for k in range(20)]
+"""[k]: k allowed tokens in a row (a reserve card's or the drawn card's positions; a
+``bytearray``, which a ``bytearray`` slice takes without converting it first)."""
+KK_RUNS: Final[list[list[slice]]] = [[slice(base, base + k) for k in range(20)]
+                                     for base in (KK_RESERVE_BASE,
+                                                  KK_RESERVE_BASE + KK_RESERVE_STRIDE,
+                                                  KK_INSERT_BASE)]
+"""[first reserve card, second, the drawn card][n + 1]: the ids of its n + 1 positions
+(slice objects made once: no ints boxed per assignment)."""
 
 
 def _check_kk_ids() -> None:
@@ -90,7 +97,7 @@ def kk_mask(state: KKState, mask: bytearray) -> None:
     n = len(hand)
     if phase != PHASE_PLAY:  # the drawn card may go anywhere, front (0) to back (n)
         if phase == PHASE_DRAW:
-            mask[KK_INSERT_BASE:KK_INSERT_BASE + n + 1] = KK_ONES[n + 1]
+            mask[KK_RUNS[2][n + 1]] = KK_ONES[n + 1]
         return
     table = state._start_table
     counts = table.counts
@@ -124,8 +131,7 @@ def kk_mask(state: KKState, mask: bytearray) -> None:
             first = reserves[0]
             for r, card in enumerate(reserves):
                 if not r or card != first:  # the same card twice: one distinct move
-                    base = KK_RESERVE_BASE + r * KK_RESERVE_STRIDE
-                    mask[base:base + n + 1] = KK_ONES[n + 1]
+                    mask[KK_RUNS[r][n + 1]] = KK_ONES[n + 1]
         elif state._voluntary or not total:
             mask[KK_CONCEDE_ID] = 1
 
@@ -176,17 +182,17 @@ class Rows:
         """Multi-token games: each row's legal ids' token sequences (aligned with ``legal``)."""
         self.live: list[list[int]] = [[] for _ in range(num_rows)]
         """Multi-token games: the sequences (by index) that continue the prefix."""
+        self.cells: list[int] = [-1] * num_rows
+        """Multi-token games: how many of the row's prefix cells :attr:`shown_obs` holds
+        with the row's vector (-1: the vector is not written there for this decision)."""
+        self.shown_obs: Buffer = bytearray()
+        """The observations' bytes :meth:`write` wrote last."""
         self.prefix: list[list[int]] = [[] for _ in range(num_rows)]
         """Multi-token games: the tokens chosen so far in each row's decision."""
         self.base: list[bytes] = [b""] * num_rows
         """Multi-token games: each row's vector without its prefix (made once per decision)."""
         self.cache: dict[int, tuple[int, ...]] = {}
         """Multi-token games: action id to its tokens (ids mean the same in every game)."""
-        self.cells: list[int] = [-1] * num_rows
-        """Multi-token games: how many of the row's prefix cells :attr:`shown_obs` holds
-        with the row's vector (-1: the vector is not written there for this decision)."""
-        self.shown_obs: Buffer = bytearray()
-        """The observations' bytes :meth:`write` wrote last."""
         self.scratch = bytearray(num_tokens)
         """Where :meth:`write` makes a row's mask (cleared, its allowed tokens set) before
         copying it into the masks whole: one buffer for every row, so it stays in the
