@@ -164,6 +164,33 @@ def test_an_illegal_token_stops_at_its_row_and_leaves_it_unchanged() -> None:
         assert np.array_equal(stepper._masks[i], table.mask(seat))
 
 
+@pytest.mark.parametrize(("game", "players"), [("krass-kariert", 4), ("casino", 2)])
+def test_arrays_shared_without_copies_refuse_writes(game: str, players: int) -> None:
+    """``copy=False`` hands out the stepper's own arrays. The rows' core does not rewrite
+    every cell at every step (a Casino decision that goes on writes one token's cell), so a
+    caller's write would corrupt later observations: the arrays refuse writes, and they show
+    each new step as the copies of a ``copy=True`` stepper on the same games do."""
+    shared = BatchStepper(game, 3, seed=6, players=players, copy=False)
+    copied = BatchStepper(game, 3, seed=6, players=players)
+    arrays = shared.reset()
+    assert all(np.array_equal(a, b) for a, b in zip(arrays, copied.reset(), strict=True))
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        tokens = _pick(arrays[1], rng)
+        arrays = shared.step(tokens)
+        expected = copied.step(tokens)
+        assert all(np.array_equal(a, b) for a, b in zip(arrays, expected, strict=True))
+    for array in arrays:
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 1
+    if game == "krass-kariert":  # whole actions (a Casino row may be inside a decision)
+        rewards, dones = shared.step_actions([shared.legal_ids(i)[0] for i in range(3)])
+        for array in (rewards, dones):
+            with pytest.raises(ValueError, match="read-only"):
+                array[0] = 1
+        assert copied.step_actions([copied.legal_ids(i)[0] for i in range(3)])[0].flags.writeable
+
+
 def test_whole_actions_and_tokens_may_alternate() -> None:
     """``step_actions`` (through the tables) and ``step`` (through the core) hand the games
     over in both directions: the same games as a reference that uses tables throughout."""

@@ -42,7 +42,10 @@ class BatchStepper:
     def __init__(self, game: str | Any, num_envs: int, *, seed: int | None = None,
                  players: int | None = None, options: Mapping[str, Any] | None = None,
                  copy: bool = True) -> None:
-        """``copy=False`` returns the stepper's own arrays, overwritten by the next call."""
+        """``copy=False`` returns read-only views of the stepper's own arrays, which the next
+        call overwrites (no copy per step; a caller that wants to keep or change one copies
+        it). Read-only, because the rows' core does not rewrite every cell at every step: a
+        write into a returned array would otherwise corrupt the next steps' observations."""
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
         game_obj = load_game(game, players, options) if isinstance(game, str) else game
@@ -70,6 +73,9 @@ class BatchStepper:
         self._dones = np.zeros(num_envs, dtype=bool)
         self._reward_view: memoryview[float] = self._rewards.reshape(-1).data.cast("B").cast("f")
         self._done_view = self._dones.data.cast("B")
+        self._readonly = {id(a): _readonly(a) for a in (
+            self._obs, self._masks, self._current, self._rewards, self._dones)}
+        """Read-only views of the arrays above, by the array's identity (for ``copy=False``)."""
         self._rows = make_rows(game_obj, self.encoding, num_envs, self._new_seed)
         # an encoding that writes many rows at once more cheaply (Krass Kariert in pure
         # Python) does so after the core has stepped the rows and set the masks
@@ -235,4 +241,11 @@ class BatchStepper:
         return int(self._rng.integers(SEED_LIMIT))
 
     def _out(self, array: Any) -> Any:
-        return array.copy() if self.copy else array
+        return array.copy() if self.copy else self._readonly[id(array)]
+
+
+def _readonly(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A view of ``array`` that refuses writes (it still shows the array's new values)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
