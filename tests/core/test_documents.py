@@ -73,3 +73,22 @@ def test_options_round_trip_like_asdict(name: str) -> None:
     assert options_to_dict(options) == dataclasses.asdict(options)
     assert options_from_dict(type(options), options_to_dict(options)) == options
     assert msgspec.json.encode(game.options_json())  # JSON-ready
+
+
+@pytest.mark.parametrize("name", ["krass-kariert", "casino", "krumme20"])
+def test_options_json_is_the_callers_own_and_positions_write_their_own(name: str) -> None:
+    """``options_json`` hands out a new dictionary each time, built from one shared
+    document (``shared_options_json``, which positions read at every write and read): a
+    caller that changes what it got changes neither the shared one nor a position's."""
+    game = load_game(name)
+    first = game.options_json()
+    assert first == dataclasses.asdict(game.options)
+    assert first is not game.options_json()
+    first.clear()
+    assert game.shared_options_json() == dataclasses.asdict(game.options)
+    state = game.new_initial_state(3)
+    written = state.to_json()
+    written["options"]["changed"] = True
+    assert "changed" not in state.to_json()["options"]
+    assert "changed" not in game.shared_options_json()
+    assert game.state_from_json(state.to_json()).to_json() == state.to_json()

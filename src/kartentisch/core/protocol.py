@@ -263,8 +263,19 @@ class Game(ABC, Generic[S, A, Obs]):
         """Check option combinations that depend on the player count. Override as needed."""
 
     def options_json(self) -> JSON:
-        """The options as a JSON-ready dictionary."""
-        return options_to_dict(self.options)
+        """The options as a JSON-ready dictionary (a new one: the caller may change it)."""
+        return dict(self.shared_options_json())
+
+    def shared_options_json(self) -> JSON:
+        """:meth:`options_json`, made once per (frozen) options object and shared: for
+        readers that only look at it, such as a position's writer, which copies it at every
+        ``to_json``, and its reader, which compares a document's options with it. Never
+        change it. (Options hold only bools, ints and texts, so a flat copy is a copy.)"""
+        cached: tuple[Any, JSON] | None = getattr(self, "_options_json_cache", None)
+        options = self.options
+        if cached is None or cached[0] is not options:
+            cached = self._options_json_cache = (options, options_to_dict(options))
+        return cached[1]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(players={self.players}, options={self.options_json()})"

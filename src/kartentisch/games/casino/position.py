@@ -50,7 +50,7 @@ def state_to_json(state: CasinoState) -> dict[str, Any]:
         "format": POSITION_FORMAT,
         "game": "casino",
         "players": state.game.players,
-        "options": _options_json(state.game).copy(),
+        "options": state.game.options_json(),
         "seed": state.seed,
         "pack": state.pack,
         "dealer": state.dealer,
@@ -458,26 +458,12 @@ def _read_fast(game: Casino, data: dict[str, Any]) -> CasinoState | None:
                       results, winners)
 
 
-_OPTIONS_JSON: list[tuple[object, dict[str, Any]]] = []
-"""The last game's options and their document (see :func:`_options_json`)."""
-
-
-def _options_json(game: Casino) -> dict[str, Any]:
-    """``game.options_json()``, remembered for the last options object (frozen) asked
-    about; callers that hand it out make a copy."""
-    options = game.options
-    if _OPTIONS_JSON and _OPTIONS_JSON[0][0] is options:
-        return _OPTIONS_JSON[0][1]
-    made = game.options_json()
-    _OPTIONS_JSON[:] = [(options, made)]
-    return made
-
 
 def _same_options(game: Casino, options: dict[str, Any]) -> bool:
     """Whether a document's options are exactly ``game``'s, every one written and of its
     own type (``0`` is not ``false`` here, as for the document type), and ones the options
     document can carry."""
-    mine = _options_json(game)
+    mine = game.shared_options_json()
     if len(options) != len(mine) or not _option_values(game):
         return False
     for key, value in mine.items():

@@ -64,7 +64,7 @@ def state_to_json(state: KKState) -> dict[str, Any]:
         "format": POSITION_FORMAT,
         "game": GAME_NAME,
         "players": state.game.players,
-        "options": _options_json(state.game).copy(),
+        "options": state.game.options_json(),
         "seed": state.seed,
         "deal": state.deal,
         "rounds": state.rounds,
@@ -489,25 +489,11 @@ def _read_fast(game: KrassKariert, data: dict[str, Any]) -> KKState | None:
     return state
 
 
-_OPTIONS_JSON: list[tuple[object, dict[str, Any]]] = []
-"""The last game's options and their document (see :func:`_same_options`)."""
-
-
-def _options_json(game: KrassKariert) -> dict[str, Any]:
-    """``game.options_json()``, remembered for the last options object (frozen) asked
-    about; callers get a copy."""
-    options = game.options
-    if _OPTIONS_JSON and _OPTIONS_JSON[0][0] is options:
-        return _OPTIONS_JSON[0][1]
-    made = game.options_json()
-    _OPTIONS_JSON[:] = [(options, made)]
-    return made
-
 
 def _same_options(game: KrassKariert, options: dict[str, Any]) -> bool:
     """Whether a document's options are exactly ``game``'s, every one written and of its
     own type (``0`` is not ``false`` here, as for the document type)."""
-    mine = _options_json(game)
+    mine = game.shared_options_json()
     if len(options) != len(mine):
         return False
     for key, value in mine.items():

@@ -127,7 +127,7 @@ def state_to_json(state: K20State) -> dict[str, Any]:
         "format": POSITION_FORMAT,
         "game": "krumme20",
         "players": n,
-        "options": _options_json(state.game).copy(),
+        "options": state.game.options_json(),
         "seed": state.seed,
         "phase": state.phase,
         "to_move": state.current_player,
@@ -213,20 +213,6 @@ def _option_values(game: Krumme20) -> tuple[object, ...]:
     _OPTIONS_SEEN[:] = [(options, values)]
     return values
 
-
-_OPTIONS_JSON: list[tuple[object, dict[str, Any]]] = []
-"""The last game's options and their document (see :func:`_options_json`)."""
-
-
-def _options_json(game: Krumme20) -> dict[str, Any]:
-    """``game.options_json()``, remembered for the last options object (frozen) asked
-    about; callers that hand it out make a copy."""
-    options = game.options
-    if _OPTIONS_JSON and _OPTIONS_JSON[0][0] is options:
-        return _OPTIONS_JSON[0][1]
-    made = game.options_json()
-    _OPTIONS_JSON[:] = [(options, made)]
-    return made
 
 
 def _read_strings(state: K20State, codes: list[int], hands: list[list[str | K20CardDocument]],
