@@ -49,41 +49,11 @@ COMPILED_TESTS := tests/krass_kariert tests/krass_kariert_bots tests/bots tests/
 	tests/casino tests/test_conformance.py tests/test_compiled_core.py tests/playthroughs \
 	tests/rl/test_openspiel.py tests/rl/test_batch.py tests/rl/test_encodings.py \
 	tests/rl/test_environments.py tests/test_state_pickle.py
-# Three things run beside the pure pass, in the background, their output shown after it:
-# the Ray backend's test (marked ray), which mostly waits for Ray to start (10-40 s); mypy
-# (one process: 25-60 s with an empty cache, as in a fresh clone, a few seconds with its
-# cache; not niced, so that it never ends last on one core); and, niced, the compiled pass
-# (CPU-bound, 60-80 s of CPU on 2 workers), which so takes the CPU the pure pass leaves idle
-# while its tests wait on server processes, PostgreSQL and Chromium (about a third of its
-# time on 2 cores) and the rest after it. Any failure fails the target.
-NICE := nice -n 10
+# The checks themselves, and what runs beside what: scripts/run-tests.sh (ruff; the pure pass
+# in the foreground; mypy, the compiled pass and the Ray test in the background).
 test: $(STAMP) system $(COMPILED_STAMP)
-	@bg=$$(mktemp -d); \
-	KARTENTISCH_PURE=1 $(BIN)/pytest -n 0 -p no:cacheprovider -m ray \
-		tests/arena/test_ray_backend.py > $$bg/ray 2>&1 & ray=$$!; \
-	echo "$(BIN)/ruff check src tests benchmarks"; \
-	if $(BIN)/ruff check src tests benchmarks; then \
-		$(BIN)/mypy > $$bg/mypy 2>&1 & mypy=$$!; \
-		if ! grep -q compiled $(COMPILED_STAMP); then \
-			echo "compiled pass skipped (no compiled core)" > $$bg/compiled; compiled=; \
-		elif $(BIN)/python -c "import kartentisch, sys; sys.exit(not kartentisch.compiled)"; then \
-			$(NICE) $(BIN)/pytest -n 2 --dist loadfile -p no:cacheprovider \
-				--ignore-glob='tests/*/test_cli_*' $(COMPILED_TESTS) > $$bg/compiled 2>&1 & \
-			compiled=$$!; \
-		else echo "the compiled core is stale: make compiled" > $$bg/compiled; compiled=x; fi; \
-		echo "pytest -n 2 --dist loadfile -m 'not ray' src tests (pure Python)"; \
-		KARTENTISCH_PURE=1 $(BIN)/pytest -n 2 --dist loadfile -m "not ray" src tests; \
-		status=$$?; \
-		wait $$mypy; mypy_status=$$?; echo "$(BIN)/mypy (in the background):"; cat $$bg/mypy; \
-		case "$$compiled" in ""|x) compiled_status=$${compiled:+1};; \
-			*) wait $$compiled; compiled_status=$$?;; esac; \
-		echo "pytest -n 2 --dist loadfile ... (the compiled core's tests, in the background):"; \
-		cat $$bg/compiled; \
-	else status=1; fi; \
-	wait $$ray; ray_status=$$?; \
-	echo "tests/arena/test_ray_backend.py (in the background):"; cat $$bg/ray; rm -rf $$bg; \
-	test $$status -eq 0 && test "$${mypy_status:-1}" -eq 0 \
-		&& test "$${compiled_status:-0}" -eq 0 && test $$ray_status -eq 0
+	BIN=$(BIN) COMPILED_STAMP=$(COMPILED_STAMP) COMPILED_TESTS="$(COMPILED_TESTS)" \
+		bash scripts/run-tests.sh
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
