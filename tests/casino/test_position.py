@@ -15,6 +15,7 @@ from kartentisch.core.rng import check_seed
 from kartentisch.games.casino import Casino, CasinoState
 from kartentisch.games.casino.cards import parse_card
 from kartentisch.games.casino.combinatorics import can_partition
+from kartentisch.testing.mutations import mutations, outcome
 
 
 def played(seed: int, steps: int, players: int = 2, **options: Any) -> CasinoState:
@@ -268,54 +269,6 @@ _ODD: list[Any] = [True, False, 0, -1, 1, 3, 11, 2**53, 2**64, None, "x", "Ah", 
                    [], {}, ()]
 
 
-def _variants(doc: dict[str, Any], per_node: int = 2) -> list[dict[str, Any]]:
-    """Copies of ``doc`` with one value replaced by an odd one (``per_node`` of them per
-    place, in turn), one key dropped or one key added, at every place of the document."""
-    places: list[tuple[Any, ...]] = []
-
-    def walk(value: Any, path: tuple[Any, ...]) -> None:
-        places.append(path)
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, (*path, k))
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, (*path, i))
-
-    def at(variant: dict[str, Any], path: tuple[Any, ...]) -> Any:
-        target: Any = variant
-        for key in path[:-1]:
-            target = target[key]
-        return target
-
-    walk(doc, ())
-    text = json.dumps(doc)  # (copies by JSON: faster than deepcopy)
-    out: list[dict[str, Any]] = []
-    for n, path in enumerate(places[1:]):
-        for j in range(per_node):
-            variant = json.loads(text)
-            at(variant, path)[path[-1]] = copy.deepcopy(_ODD[(n * per_node + j) % len(_ODD)])
-            out.append(variant)
-        if isinstance(at(doc, path), dict):
-            variant = json.loads(text)
-            del at(variant, path)[path[-1]]
-            out.append(variant)
-            variant = json.loads(text)
-            at(variant, path)["extra"] = 1
-            out.append(variant)
-    return out
-
-
-def _outcome(read: Any, game: Any, doc: object) -> Any:
-    try:
-        state = read(game, doc)
-    except InvalidPositionError as exc:
-        return ("error", exc.code, str(exc))
-    if state is None:
-        return None
-    return ("state", state.to_json(), state.legal_action_ids(), state.game)
-
-
 def _written() -> list[CasinoState]:
     return [played(3, 37), played(5, 70, 3, sweeps=True), with_build(2),
             played(2, 400, 2, count_out=True)]
@@ -341,11 +294,11 @@ def test_fast_reader_agrees_with_the_checked_reader() -> None:
 
     taken = 0
     for state in _written()[1:3]:
-        for variant in _variants(state.to_json()):
-            fast = _outcome(position._read_fast, state.game, variant)
+        for variant in mutations(state.to_json(), _ODD):
+            fast = outcome(position._read_fast, state.game, variant)
             if fast is None:
                 continue
             taken += 1
-            assert fast == _outcome(position._read_checked, state.game, variant), variant
-            assert fast == _outcome(Casino.state_from_json, state.game, variant)
+            assert fast == outcome(position._read_checked, state.game, variant), variant
+            assert fast == outcome(Casino.state_from_json, state.game, variant)
     assert taken > 50  # odd values the types admit (other seats, cards, counts) included

@@ -20,6 +20,7 @@ from kartentisch.games.krass_kariert.position import (
     OptionsDocument,
     PositionDocument,
 )
+from kartentisch.testing.mutations import mutations, outcome
 
 
 def _played(players: int, seed: int, steps: int, options: dict[str, Any] | None = None) -> Any:
@@ -297,60 +298,6 @@ _ODD: list[Any] = [True, False, 0, -1, 1, 3, 19, 2**53, 2**64, None, "x", "5", "
                    [], {}, ()]
 
 
-def _variants(doc: dict[str, Any], per_node: int = 2) -> list[dict[str, Any]]:
-    """Copies of ``doc`` with one value replaced by an odd one (``per_node`` of them per
-    place, in turn), one key dropped or one key added, at every place of the document."""
-    places: list[tuple[Any, ...]] = []
-
-    def walk(value: Any, path: tuple[Any, ...]) -> None:
-        places.append(path)
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, (*path, k))
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, (*path, i))
-
-    walk(doc, ())
-    text = json.dumps(doc)  # (copies by JSON: faster than deepcopy)
-    out: list[dict[str, Any]] = []
-    for n, path in enumerate(places):
-        if not path:
-            continue
-        for j in range(per_node):
-            odd = _ODD[(n * per_node + j) % len(_ODD)]
-            variant = json.loads(text)
-            target: Any = variant
-            for key in path[:-1]:
-                target = target[key]
-            target[path[-1]] = copy.deepcopy(odd)
-            out.append(variant)
-        variant = json.loads(text)
-        target = variant
-        for key in path[:-1]:
-            target = target[key]
-        if isinstance(target, dict):
-            del target[path[-1]]
-            out.append(variant)
-            variant = json.loads(text)
-            target = variant
-            for key in path[:-1]:
-                target = target[key]
-            target["extra"] = 1
-            out.append(variant)
-    return out
-
-
-def _outcome(read: Callable[..., Any], game: Any, doc: object) -> Any:
-    try:
-        state = read(game, doc)
-    except InvalidPositionError as exc:
-        return ("error", exc.code, str(exc))
-    if state is None:
-        return None
-    return ("state", state.to_json(), state.legal_action_ids(), state.game)
-
-
 def _mid_game_docs() -> list[tuple[KrassKariert, dict[str, Any]]]:
     out = []
     for players, seed, steps in ((4, 2, 25), (5, 3, 60)):
@@ -382,11 +329,11 @@ def test_fast_reader_agrees_with_the_checked_reader() -> None:
 
     taken = 0
     for game, doc in _mid_game_docs():
-        for variant in _variants(doc):
-            fast = _outcome(position._read_fast, game, variant)
+        for variant in mutations(doc, _ODD):
+            fast = outcome(position._read_fast, game, variant)
             if fast is None:
                 continue
             taken += 1
-            assert fast == _outcome(position._read_checked, game, variant), variant
-            assert fast == _outcome(KrassKariert.state_from_json, game, variant)
+            assert fast == outcome(position._read_checked, game, variant), variant
+            assert fast == outcome(KrassKariert.state_from_json, game, variant)
     assert taken > 50  # odd values the types admit (other seats, cards, counts) included

@@ -6,6 +6,8 @@
 - :mod:`.determinism` replays games in interpreters with other hash seeds;
 - :mod:`.soak` is ``make soak``: a million random games per game with a lean check per move;
 - :mod:`.playthrough` writes and checks the golden playthroughs in ``tests/playthroughs``;
+- :mod:`.mutations` makes one-change copies of a written document, to hold a game's fast
+  document reader to its checked one;
 - :mod:`.strategies` holds hypothesis strategies for fuzzing the public API (it imports
   hypothesis, a development dependency; nothing else here does).
 
