@@ -161,6 +161,57 @@ def test_make_action_is_action_from_id() -> None:
     assert checked > 1000
 
 
+def test_offered_actions_are_decoded_only_when_read() -> None:
+    """``make_actions`` (what ``legal_actions()`` offers) gives, for ids of every segment,
+    objects that behave as the decoded action in every way a caller can see: fields,
+    equality both ways, hash, repr, frozen, pickling and copying; names that are no field
+    raise ``AttributeError`` as for any action. Playing an offered object never reads its
+    fields (the state plays it by its id)."""
+    import copy
+    import pickle
+
+    from kartentisch.games.casino.movegen import make_actions
+
+    rng = random.Random(6)
+    starts = acts.SEG_STARTS
+    ids = sorted({aid for k in range(len(starts) - 1) if starts[k + 1] > starts[k]
+                  for aid in (starts[k], starts[k + 1] - 1,
+                              rng.randrange(starts[k], starts[k + 1]))})
+    offered = make_actions(tuple(ids))
+    for aid, action in zip(ids, offered, strict=True):
+        general = acts.action_from_id(aid)
+        assert type(action) is type(general)
+        assert general == action and action == general and hash(action) == hash(general)
+        assert repr(action) == repr(general), aid
+        with pytest.raises(FrozenInstanceError):
+            action.card = 0  # type: ignore[misc]
+    shells = make_actions(tuple(ids))  # fresh ones: nothing read yet
+    for aid, action in zip(ids, shells, strict=True):
+        with pytest.raises(AttributeError):
+            action.colour  # type: ignore[union-attr]  # noqa: B018
+        assert pickle.loads(pickle.dumps(action)) == acts.action_from_id(aid)
+        assert copy.deepcopy(action) == copy.copy(action) == acts.action_from_id(aid)
+    with pytest.raises(AttributeError):
+        acts.Trail(3).colour  # type: ignore[attr-defined]  # noqa: B018
+
+    game = Casino(2)
+    for g in range(3):
+        state = game.new_initial_state(40 + g)
+        twin = state.clone()
+        rng = random.Random(g)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            k = rng.randrange(len(legal))
+            pick = legal[k]
+            state.apply(pick)
+            twin.apply_id(twin.legal_action_ids()[k])
+            assert state.to_json() == twin.to_json()
+            if type(pick) is not acts.Trail:  # (trails are shared, made whole)
+                with pytest.raises(AttributeError):  # never decoded: its slot is empty
+                    object.__getattribute__(pick, "card")
+        assert state.history == twin.history
+
+
 def test_groups_on_the_table_are_the_groups_using_its_values() -> None:
     """The move tables' groups for a table (built value by value and cached) are exactly
     the groups of v whose values all lie on the table."""

@@ -36,15 +36,38 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from kartentisch.core.errors import InvalidActionError, safe_repr
 from kartentisch.games.casino.cards import CARD_NAMES, CARD_RE, VALUES, card_name, parse_card
 from kartentisch.games.casino.reasons import move_error
 
 
+class _Offered:
+    """The base of the three action classes: one slot more, ``_aid``, for the actions that
+    :meth:`~kartentisch.games.casino.state.CasinoState.legal_actions` offers.
+
+    Why: a position offers about five actions and the player plays one. Decoding each id
+    into its fields (the loose cards' tuple above all) cost more than anything else in
+    making the list, and a cache of recent actions missed on most fresh ids while
+    growing a table of long-lived objects that the garbage collector walks. So an offered
+    action is made with only its id (``_aid``) set; the first time one of its fields is
+    read (its slot is still empty, so Python asks :meth:`__getattr__`), all its fields are
+    decoded from the id and set for good. To everybody else it is an ordinary immutable
+    action: equal by value, hashing alike, printing the same (those read the fields). The
+    state plays an offered action by its id, never reading its fields.
+    """
+
+    __slots__ = ("_aid",)
+
+    if not TYPE_CHECKING:  # hidden from mypy: it would make every attribute name valid
+
+        def __getattr__(self, name: str) -> Any:
+            return _fill(self, name)
+
+
 @dataclass(frozen=True, slots=True)
-class Capture:
+class Capture(_Offered):
     """Play ``card`` to take ``loose`` table cards and, if ``build`` is not 0, that build."""
 
     card: int
@@ -55,7 +78,7 @@ class Capture:
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(_Offered):
     """Play ``card`` to make, call, add to or raise a build of ``value``."""
 
     card: int
@@ -70,7 +93,7 @@ class Build:
 
 
 @dataclass(frozen=True, slots=True)
-class Trail:
+class Trail(_Offered):
     """Lay ``card`` face up on the table."""
 
     card: int
@@ -318,7 +341,40 @@ def _capture(card: int, loose: tuple[int, ...], build: int) -> Capture:
     return action
 
 
-class CaptureDraft:
+_GET_AID: Final = _Offered.__dict__["_aid"].__get__
+SET_AID: Final = _Offered.__dict__["_aid"].__set__
+"""Sets an offered action's id (the move generator's :func:`~.movegen.make_actions`)."""
+_FIELDS: Final[dict[type, tuple[tuple[str, Any], ...]]] = {
+    cls: tuple((name, vars(cls)[name].__set__) for name in cls.__dataclass_fields__)
+    for cls in (Capture, Build, Trail)}
+"""Each class's fields with their slots' setters (what the frozen ``__init__`` calls)."""
+_FIELD_NAMES: Final = frozenset({"card", "loose", "build", "value", "raised", "merged"})
+_decoder: list[Any] = []
+"""The move generator's decoder (:func:`~.movegen.make_action`), imported on first use
+(that module imports this one)."""
+
+
+def _fill(action: _Offered, name: str) -> Any:
+    """:meth:`_Offered.__getattr__`: a field of an offered action read for the first time
+    (decode every field from the id and set it), or an attribute it does not have."""
+    if name in _FIELD_NAMES:
+        try:
+            aid = _GET_AID(action)
+        except AttributeError:
+            pass
+        else:
+            if not _decoder:
+                from kartentisch.games.casino.movegen import make_action
+
+                _decoder.append(make_action)
+            made = _decoder[0](aid)
+            for field, setter in _FIELDS[type(action)]:
+                setter(action, getattr(made, field))
+            return getattr(made, name)
+    raise AttributeError(f"{type(action).__name__!r} object has no attribute {name!r}")
+
+
+class CaptureDraft(_Offered):
     """A mutable twin of :class:`Capture` (the same slots in the same order): the move
     generator fills one by plain attribute stores and then makes it a ``Capture`` by
     assigning ``__class__``, which is several times cheaper than the frozen class's
@@ -327,13 +383,13 @@ class CaptureDraft:
     __slots__ = ("build", "card", "loose")
 
 
-class BuildDraft:
+class BuildDraft(_Offered):
     """The mutable twin of :class:`Build` (see :class:`CaptureDraft`)."""
 
     __slots__ = ("card", "loose", "merged", "raised", "value")
 
 
-class TrailDraft:
+class TrailDraft(_Offered):
     """The mutable twin of :class:`Trail` (see :class:`CaptureDraft`)."""
 
     __slots__ = ("card",)

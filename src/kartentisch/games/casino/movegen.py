@@ -4,7 +4,8 @@ Moves are generated as ids, never as action objects: a search asks for the legal
 many positions and plays few of the moves it sees, and an id is one ``int`` addition away
 from the bitmask of the loose cards a move uses (``ID_BASE[card * NUM_CODES + code] +
 compress(mask)``, see :mod:`~kartentisch.games.casino.actions`). Action objects are made
-only when somebody asks for them (:func:`make_actions`, from a small cache of recent ones).
+only when somebody asks for them (:func:`make_actions`: with only their id, their fields
+decoded when first read).
 
 Speed: no search per move, and no bookkeeping per play. Which sets of loose numerals a
 card may take or join depends only on the loose numerals' *mask* (bit ``c`` for card
@@ -49,6 +50,7 @@ from kartentisch.games.casino.actions import (
     NUM_CODES,
     SEG_ROWS,
     SEG_STARTS,
+    SET_AID,
     Action,
     Build,
     BuildDraft,
@@ -156,21 +158,55 @@ def make_action(i: int) -> Action:
     return build  # type: ignore[no-any-return]
 
 
+def _kinds() -> tuple[tuple[int, ...], tuple[Any, ...], tuple[Any, ...]]:
+    bounds: list[int] = []
+    shared: list[Any] = [None]
+    kinds: list[Any] = [None]
+    for k, (_base, card, code, _shift) in enumerate(SEG_ROWS[:-1]):
+        if code == CODE_TRAIL:  # each card's ids: its trail, captures, builds and raises
+            bounds += [SEG_STARTS[k], SEG_STARTS[k] + 1]
+            shared += [Trail(card), None]
+            kinds += [Trail, Capture]
+        elif code == CODE_BUILD + VALUES[card] - 1:
+            bounds.append(SEG_STARTS[k])
+            shared.append(None)
+            kinds.append(Build)
+    return tuple(bounds), tuple(shared), tuple(kinds)
+
+
+_BOUNDS, _SHARED, _KIND = _kinds()
+"""Where each card's ids change kind: ``j = bisect_right(_BOUNDS, i)`` gives the class of
+the move with id ``i`` (``_KIND[j]``) and, for a trail, the one shared object
+(``_SHARED[j]``: the 52 trails are made once; immutable, so every position may offer
+them)."""
+_NEW: Final[Any] = object.__new__
+
+
+def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
+    """The action objects that ``legal_actions()`` offers for the valid ``ids``: the
+    shared trails, and every other move as an object with only its id set (its fields
+    are decoded when first read, see :class:`~.actions._Offered`: the state plays an
+    offered action by its id, so the one played is never decoded).
+
+    Why: decoding every offered id (a loose-card tuple per capture or build) cost more
+    than the rest of the list, and a cache of recent actions missed on most fresh ids
+    while growing a table of long-lived objects that the garbage collector walks.
+    """
+    out: list[Action] = []
+    for i in ids:
+        j = bisect_right(_BOUNDS, i)
+        action = _SHARED[j]
+        if action is None:
+            action = _NEW(_KIND[j])
+            SET_AID(action, i)
+        out.append(action)
+    return tuple(out)
+
+
 _RECENT: dict[int, Action] = {}
 """Recently made actions by id, emptied when it holds :data:`_RECENT_LIMIT` (a pure cache:
 actions are immutable, and equal by value to any other object of the same action)."""
 _RECENT_LIMIT: Final = 1 << 14
-
-
-def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
-    """Action objects for the valid ``ids``: from :data:`_RECENT`, or made and kept there.
-
-    Why not one shared object per id for good (:func:`action_of`): such a table grew to
-    hundreds of thousands of objects, which the memory caches and the garbage collector
-    then walked (most of Casino's memory misses in random play). This one stays small.
-    """
-    get = _RECENT.get
-    return tuple([get(i) or recent_action(i) for i in ids])
 
 
 def recent_action(i: int) -> Action:
@@ -274,6 +310,15 @@ fewer than half of these questions repeat, so a larger table missed the memory c
 more than the answers it kept saved."""
 _SETS_LIMIT: Final = 1 << 14
 _CACHE_LIMIT: Final = 100_000
+_MULTI: Final = 0xEEEEEEEEEE
+"""The bits of a count vector above each value's lowest: none set when the cards hold at
+most one of each value."""
+_SPREAD: dict[int, tuple[int, ...]] = {}
+"""For loose cards with at most one card of each value: the allowed count vectors by the
+key of :data:`_COUNTS`, each times 15 (every nibble of a value held all ones), so that a
+set's mask is ``loose & x``: the one card of each value the vector holds. Most questions
+are of this kind (85% in random play); they need no table of masks (:data:`_SETS`) and
+no expansion."""
 
 
 def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
@@ -327,7 +372,7 @@ def _on_table(support: int, v: int) -> tuple[int, ...]:
     return found
 _PLAN_OF: dict[int, Plan] = {}
 """The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
-for _cache in (_COUNTS, _SETS, _ON_TABLE, _PLAN_OF):
+for _cache in (_COUNTS, _SETS, _ON_TABLE, _PLAN_OF, _SPREAD):
     _keep_tracked(_cache)
 
 
@@ -375,12 +420,19 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
     ()
     """
     loose &= _LOW[v]
+    n = loose - ((loose >> 1) & _FIVES)  # counts_of(loose), inlined
+    n = (n & _THREES) + ((n >> 2) & _THREES)
+    ckey = n << 8 | v << 4 | w
+    if not n & _MULTI:  # at most one card of each value: each vector is one set
+        spread = _SPREAD.get(ckey)
+        if spread is None:
+            if len(_SPREAD) >= _CACHE_LIMIT:
+                _keep_tracked(_SPREAD)
+            spread = _SPREAD[ckey] = tuple([x * 15 for x in _count_vectors(n, v, w)])
+        return tuple([loose & x for x in spread])
     key = loose << 8 | v << 4 | w
     found = _SETS.get(key)
     if found is None:
-        n = loose - ((loose >> 1) & _FIVES)  # counts_of(loose), inlined
-        n = (n & _THREES) + ((n >> 2) & _THREES)
-        ckey = n << 8 | v << 4 | w
         vectors = _COUNTS.get(ckey)
         if vectors is None:
             if len(_COUNTS) >= _CACHE_LIMIT:

@@ -23,7 +23,20 @@ from typing import TYPE_CHECKING, Any, Final
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
-from kartentisch.games.casino.actions import Action, Build, Capture, Trail, action_id
+from kartentisch.games.casino.actions import (
+    CODE_BUILD,
+    CODE_BUILD_MERGE,
+    CODE_CAPTURE_BUILD,
+    CODE_RAISE,
+    CODE_RAISE_MERGE,
+    CODE_TRAIL,
+    SEG_ROWS,
+    SEG_STARTS,
+    Action,
+    Capture,
+    Trail,
+    action_id,
+)
 from kartentisch.games.casino.cards import DECK, VALUES, card_names
 from kartentisch.games.casino.combinatorics import Sums, sums_of
 from kartentisch.games.casino.explain import why_illegal
@@ -48,6 +61,8 @@ from kartentisch.games.casino.log import (
     plays_from,
 )
 from kartentisch.games.casino.movegen import (
+    _BUCKET_LO,
+    _BUCKET_SHIFT,
     _ID_OF,
     legal_ids,
     make_actions,
@@ -246,7 +261,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 if offered[k] is action:
                     legal = self._legal
                     assert legal is not None  # set together with _offered
-                    self._apply(action, legal[k])
+                    self._apply(legal[k])
                     return
         aid = _ID_OF.get(id(action))
         if aid is None or seat is not None:
@@ -264,7 +279,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 if self.phase == OVER:
                     self.check_actor(None)
                 raise self.why_illegal(action)
-        self._apply(action, aid)
+        self._apply(aid)
 
     def _open_table_legal(self, aid: int) -> bool | None:
         """Whether ``aid`` is legal, decided without listing every move, for the common
@@ -290,7 +305,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return None
 
     def apply_unchecked(self, aid: int) -> None:
-        self._apply(recent_action(aid), aid)
+        self._apply(aid)
 
     def why_illegal(self, action: Action) -> IllegalActionError:
         return why_illegal(self, action)
@@ -462,84 +477,103 @@ class CasinoState(State[Action, "CasinoObservation"]):
         return trail_banned(self.game.options.trail_ban, self.builds, seat, self.last_turn[seat])
 
     # ----------------------------------------------------------------- transitions
-    def _apply(self, action: Action, aid: int) -> None:
+    def _apply(self, aid: int) -> None:
+        """Play the legal move ``aid``, read from its id alone (an offered action's fields
+        are never decoded for it: see :func:`~.movegen.make_actions`)."""
+        b = aid >> _BUCKET_SHIFT
+        lo = _BUCKET_LO[b]
+        hi = _BUCKET_LO[b + 1] + 1
+        k = lo if hi - lo == 1 else bisect.bisect_right(SEG_STARTS, aid, lo, hi) - 1
+        base, card, code, shift = SEG_ROWS[k]
         seat = self._current
-        card = action.card
         self._legal = None
         self._offered = None
         log = self._log
         hands = self.hands
         hands[seat].remove(card)
         turn = self.turn
-        if type(action) is Trail:
+        if code == CODE_TRAIL:
             bisect.insort(self._loose, card)
             self._lmask |= 1 << card
             reach = self._reach
             if reach >= 0:  # the new sums: the old ones, and the old ones plus the card
                 self._reach = (reach | reach << VALUES[card]) & 0x7FF
             log.append(TRAIL | (seat + 1) << 4 | aid << 7)
-        elif type(action) is Capture:
-            loose = self._loose
-            pile = self.captured[seat]
-            pile.append(card)
-            if action.loose:
-                mask = self._lmask
-                for c in action.loose:
-                    loose.remove(c)
-                    mask ^= 1 << c
-                self._lmask = mask
-                self._reach = -1
-                pile.extend(action.loose)
-            self.last_capturer = seat
-            if action.build:
-                unit = self.builds.pop(action.build)
-                pile.extend(unit.cards)
-            sweep = (self._sweeps and not loose and not self.builds
-                     and (bool(self.deck) or any(hands)))  # never on the pack's last play
-            if sweep:
-                self.sweeps[seat] += 1
-                aid |= FLAG
-            if action.build:
-                log.append(CAPTURE | (seat + 1) << 4 | aid << 7 | 1 << EXTRA_SHIFT)
-                log.append(mask_of(unit.cards))
-            else:
-                log.append(CAPTURE | (seat + 1) << 4 | aid << 7)
         else:
-            assert type(action) is Build
-            joined = list(action.loose)
-            if joined:
+            packed = (aid - base) << shift  # the loose cards used: the card's bit put back
+            used = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
+            if code <= CODE_CAPTURE_BUILD:
                 loose = self._loose
-                mask = self._lmask
+                pile = self.captured[seat]
+                pile.append(card)
+                if used:
+                    self._lmask ^= used
+                    self._reach = -1
+                    while used:  # ascending, as the action's tuple lists them
+                        low = used & -used
+                        c = low.bit_length() - 1
+                        loose.remove(c)
+                        pile.append(c)
+                        used ^= low
+                self.last_capturer = seat
+                if code == CODE_CAPTURE_BUILD:
+                    unit = self.builds.pop(VALUES[card])
+                    pile.extend(unit.cards)
+                sweep = (self._sweeps and not loose and not self.builds
+                         and (bool(self.deck) or any(hands)))  # never on the pack's last play
+                if sweep:
+                    self.sweeps[seat] += 1
+                    aid |= FLAG
+                if code == CODE_CAPTURE_BUILD:
+                    log.append(CAPTURE | (seat + 1) << 4 | aid << 7 | 1 << EXTRA_SHIFT)
+                    log.append(mask_of(unit.cards))
+                else:
+                    log.append(CAPTURE | (seat + 1) << 4 | aid << 7)
+            else:
+                joined: list[int] = []
+                if used:
+                    loose = self._loose
+                    self._lmask ^= used
+                    self._reach = -1
+                    while used:
+                        low = used & -used
+                        c = low.bit_length() - 1
+                        loose.remove(c)
+                        joined.append(c)
+                        used ^= low
+                if code < CODE_RAISE:
+                    merged = code >= CODE_BUILD_MERGE
+                    value = code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1
+                    raised = 0
+                else:
+                    merged = code >= CODE_RAISE_MERGE
+                    raised = code - (CODE_RAISE_MERGE if merged else CODE_RAISE) + 1
+                    value = VALUES[card] + raised
+                head = len(log)
+                log.append(0)  # the header, once the build is known
+                if raised:
+                    cards = self.builds.pop(raised).cards
+                    joined.extend(cards)
+                    log.append(mask_of(cards))
+                if merged:
+                    cards = self.builds.pop(value).cards
+                    joined.extend(cards)
+                    log.append(mask_of(cards))
+                joined.append(card)
+                joined.sort()
+                total = 0
                 for c in joined:
-                    loose.remove(c)
-                    mask ^= 1 << c
-                self._lmask = mask
-                self._reach = -1
-            head = len(log)
-            log.append(0)  # the header, once the build is known
-            if action.raised:
-                cards = self.builds.pop(action.raised).cards
-                joined.extend(cards)
-                log.append(mask_of(cards))
-            if action.merged:
-                cards = self.builds.pop(action.value).cards
-                joined.extend(cards)
-                log.append(mask_of(cards))
-            joined.append(card)
-            joined.sort()
-            value = action.value
-            total = 0
-            for c in joined:
-                total += VALUES[c]
-            made: Any = BuildUnitDraft()  # BuildUnit(value, tuple(joined), seat, turn)
-            made.value = value
-            made.cards = tuple(joined)
-            made.owner = seat
-            made.turn = turn
-            made.__class__ = BuildUnit
-            self.builds[value] = made
-            log[head] = (BUILD | (seat + 1) << 4 | (aid | (FLAG if total != value else 0)) << 7
-                         | (len(log) - head - 1) << EXTRA_SHIFT)
+                    total += VALUES[c]
+                made: Any = BuildUnitDraft()  # BuildUnit(value, tuple(joined), seat, turn)
+                made.value = value
+                made.cards = tuple(joined)
+                made.owner = seat
+                made.turn = turn
+                made.__class__ = BuildUnit
+                self.builds[value] = made
+                log[head] = (BUILD | (seat + 1) << 4
+                             | (aid | (FLAG if total != value else 0)) << 7
+                             | (len(log) - head - 1) << EXTRA_SHIFT)
         self.last_turn[seat] = turn
         self.turn = turn + 1
         n = len(hands)
