@@ -35,9 +35,10 @@ refused move breaks, and the two must agree (tests check both against each other
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import bisect
 from typing import TYPE_CHECKING, Any, Final
 
+from kartentisch.games.casino import actions, cards
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
     CODE_BUILD_MERGE,
@@ -46,28 +47,35 @@ from kartentisch.games.casino.actions import (
     CODE_RAISE,
     CODE_RAISE_MERGE,
     CODE_TRAIL,
-    ID_BASE,
     NUM_CODES,
-    SEG_ROWS,
-    SEG_STARTS,
-    SET_AID,
     Action,
-    Build,
-    BuildDraft,
-    Capture,
-    CaptureDraft,
-    Trail,
-    TrailDraft,
 )
-from kartentisch.games.casino.cards import VALUES
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
 
-_INTERNED: dict[int, Action] = {}
+# Compiled with mypyc, a name imported from a module outside the compiled group (a table, a
+# class, a function) and a module variable that is not Final are looked up in this module's
+# globals dict at every use (a string-keyed probe, ~100 instructions); a module-level Final
+# is a C static. So what the move generator reads per move is bound here once, as Finals
+# (engineer G's finding, /work/notes/G-to-C.md).
+VALUES: Final[tuple[int, ...]] = cards.VALUES
+ID_BASE: Final[tuple[int, ...]] = actions.ID_BASE
+SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
+SEG_STARTS: Final[tuple[int, ...]] = actions.SEG_STARTS
+SET_AID: Final = actions.SET_AID
+Build: Final = actions.Build
+BuildDraft: Final = actions.BuildDraft
+Capture: Final = actions.Capture
+CaptureDraft: Final = actions.CaptureDraft
+Trail: Final = actions.Trail
+TrailDraft: Final = actions.TrailDraft
+bisect_right: Final = bisect.bisect_right
+
+_INTERNED: Final[dict[int, Action]] = {}
 """Action objects by id, shared between states (a pure cache: actions are immutable), for
 :func:`action_of`: the actions that a parser hands out, which ``apply`` then knows."""
-_ID_OF: dict[int, int] = {}
+_ID_OF: Final[dict[int, int]] = {}
 """The id of each action in :data:`_INTERNED`, by the object's identity (``id()``): so
 ``apply`` knows a shared action's id without computing it. Both are filled and cleared
 together, so every key is the identity of a live object."""
@@ -174,7 +182,10 @@ def _kinds() -> tuple[tuple[int, ...], tuple[Any, ...], tuple[Any, ...]]:
     return tuple(bounds), tuple(shared), tuple(kinds)
 
 
-_BOUNDS, _SHARED, _KIND = _kinds()
+_KINDS: Final = _kinds()
+_BOUNDS: Final[tuple[int, ...]] = _KINDS[0]
+_SHARED: Final[tuple[Any, ...]] = _KINDS[1]
+_KIND: Final[tuple[Any, ...]] = _KINDS[2]
 """Where each card's ids change kind: ``j = bisect_right(_BOUNDS, i)`` gives the class of
 the move with id ``i`` (``_KIND[j]``) and, for a trail, the one shared object
 (``_SHARED[j]``: the 52 trails are made once; immutable, so every position may offer
@@ -203,7 +214,7 @@ def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
     return tuple(out)
 
 
-_RECENT: dict[int, Action] = {}
+_RECENT: Final[dict[int, Action]] = {}
 """Recently made actions by id, emptied when it holds :data:`_RECENT_LIMIT` (a pure cache:
 actions are immutable, and equal by value to any other object of the same action)."""
 _RECENT_LIMIT: Final = 1 << 14
@@ -302,9 +313,9 @@ Plan = tuple[tuple[int, int], ...]
 on the table, and where that value's nibble sits in a mask)."""
 
 
-_COUNTS: dict[int, tuple[Plan, ...]] = {}
+_COUNTS: Final[dict[int, tuple[Plan, ...]]] = {}
 """Allowed count vectors by ``counts << 8 | v << 4 | w`` (see the module docstring)."""
-_SETS: dict[int, tuple[int, ...]] = {}
+_SETS: Final[dict[int, tuple[int, ...]]] = {}
 """Allowed masks by ``mask << 8 | v << 4 | w``, emptied at :data:`_SETS_LIMIT` entries:
 fewer than half of these questions repeat, so a larger table missed the memory caches
 more than the answers it kept saved."""
@@ -313,7 +324,7 @@ _CACHE_LIMIT: Final = 100_000
 _MULTI: Final = 0xEEEEEEEEEE
 """The bits of a count vector above each value's lowest: none set when the cards hold at
 most one of each value."""
-_SPREAD: dict[int, tuple[int, ...]] = {}
+_SPREAD: Final[dict[int, tuple[int, ...]]] = {}
 """For loose cards with at most one card of each value: the allowed count vectors by the
 key of :data:`_COUNTS`, each times 15 (every nibble of a value held all ones), so that a
 set's mask is ``loose & x``: the one card of each value the vector holds. Most questions
@@ -344,7 +355,7 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-_ON_TABLE: dict[int, tuple[int, ...]] = {}
+_ON_TABLE: Final[dict[int, tuple[int, ...]]] = {}
 """The groups of v (:data:`_GROUPS`) that use only values on the table, by the table's
 values (bit ``4(k - 1)`` for value k) ``<< 4 | v``: at most 2^v keys for each v."""
 _TOPPED: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -370,7 +381,7 @@ def _on_table(support: int, v: int) -> tuple[int, ...]:
             _keep_tracked(_ON_TABLE)
         _ON_TABLE[key] = found
     return found
-_PLAN_OF: dict[int, Plan] = {}
+_PLAN_OF: Final[dict[int, Plan]] = {}
 """The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
 for _cache in (_COUNTS, _SETS, _ON_TABLE, _PLAN_OF, _SPREAD):
     _keep_tracked(_cache)

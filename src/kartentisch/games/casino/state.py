@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
+from kartentisch.games.casino import actions, cards, table
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
     CODE_BUILD_MERGE,
@@ -30,14 +31,10 @@ from kartentisch.games.casino.actions import (
     CODE_RAISE,
     CODE_RAISE_MERGE,
     CODE_TRAIL,
-    SEG_ROWS,
-    SEG_STARTS,
     Action,
-    Capture,
-    Trail,
     action_id,
 )
-from kartentisch.games.casino.cards import DECK, VALUES, card_names
+from kartentisch.games.casino.cards import card_names
 from kartentisch.games.casino.combinatorics import Sums, sums_of
 from kartentisch.games.casino.explain import why_illegal
 from kartentisch.games.casino.log import (
@@ -77,7 +74,6 @@ from kartentisch.games.casino.scoring import (
 )
 from kartentisch.games.casino.table import (
     BuildUnit,
-    BuildUnitDraft,
     PlayRecord,
     describe_table,
     trail_banned,
@@ -93,6 +89,22 @@ __all__ = ["OVER", "PLAY", "SCORE_ITEMS", "TARGET", "BuildUnit", "CasinoState", 
 PLAY: Final = "play"
 OVER: Final = "over"
 _BIG_ENDIAN: Final = sys.byteorder == "big"
+
+# Compiled with mypyc, a name imported from a module outside the compiled group is looked
+# up in this module's globals dict at every use (~100 instructions); a module-level Final
+# is a C static. So what the transitions read per play is bound here once (engineer G's
+# finding, /work/notes/G-to-C.md).
+VALUES: Final[tuple[int, ...]] = cards.VALUES
+DECK: Final[tuple[int, ...]] = cards.DECK
+SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
+SEG_STARTS: Final[tuple[int, ...]] = actions.SEG_STARTS
+Capture: Final = actions.Capture
+Trail: Final = actions.Trail
+BuildUnitDraft: Final = table.BuildUnitDraft
+_BUILD_UNIT: Final = BuildUnit
+_INSORT: Final = bisect.insort
+_BISECT_LEFT: Final = bisect.bisect_left
+_BISECT_RIGHT: Final = bisect.bisect_right
 
 
 def deal_order(seed: int, pack: int) -> list[int]:
@@ -241,7 +253,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 if quick is not None:
                     return quick
             legal = self._legal = legal_ids(self)
-        i = bisect.bisect_left(legal, aid)  # the ids are sorted
+        i = _BISECT_LEFT(legal, aid)  # the ids are sorted
         return i < len(legal) and legal[i] == aid
 
     def apply(self, action: Action, *, seat: Any = None) -> None:
@@ -274,7 +286,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             if not self.is_legal_id(aid):
                 raise self.why_illegal(action)
         else:  # the legal ids are known (legal_actions made them): bisect here
-            i = bisect.bisect_left(legal, aid)
+            i = _BISECT_LEFT(legal, aid)
             if i == len(legal) or legal[i] != aid:
                 if self.phase == OVER:
                     self.check_actor(None)
@@ -483,7 +495,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         b = aid >> _BUCKET_SHIFT
         lo = _BUCKET_LO[b]
         hi = _BUCKET_LO[b + 1] + 1
-        k = lo if hi - lo == 1 else bisect.bisect_right(SEG_STARTS, aid, lo, hi) - 1
+        k = lo if hi - lo == 1 else _BISECT_RIGHT(SEG_STARTS, aid, lo, hi) - 1
         base, card, code, shift = SEG_ROWS[k]
         seat = self._current
         self._legal = None
@@ -493,7 +505,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         hands[seat].remove(card)
         turn = self.turn
         if code == CODE_TRAIL:
-            bisect.insort(self._loose, card)
+            _INSORT(self._loose, card)
             self._lmask |= 1 << card
             reach = self._reach
             if reach >= 0:  # the new sums: the old ones, and the old ones plus the card
@@ -569,7 +581,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 made.cards = tuple(joined)
                 made.owner = seat
                 made.turn = turn
-                made.__class__ = BuildUnit
+                made.__class__ = _BUILD_UNIT
                 self.builds[value] = made
                 log[head] = (BUILD | (seat + 1) << 4
                              | (aid | (FLAG if total != value else 0)) << 7
