@@ -96,12 +96,16 @@ def batch_policy(masks: Any, rng: Any) -> Any:
     entries), then the bytes of those words. The same picks as ``np.flatnonzero`` over the
     whole masks, which walked every one of a Krass Kariert row's 4 972 entries and cost
     about as much as the stepper's rules (callgrind: 12k of 78k instructions per row).
+    Each row's allowed entries are then found by bisecting the sorted positions at the
+    rows' starts (a count per row by ``bincount`` and ``cumsum`` cost 0.6k instructions
+    per row more; the same picks).
     """
     import numpy as np
 
     rows, width = masks.shape
     flat = masks.reshape(-1)
     row_starts = np.arange(rows, dtype=np.int64) * width
+    bounds = np.arange(rows + 1, dtype=np.int64) * width
     if flat.size % 8 == 0:
         words = flat.view(np.uint64)
         lanes = flat.reshape(-1, 8)
@@ -117,8 +121,9 @@ def batch_policy(masks: Any, rng: Any) -> Any:
     def pick(current: Any) -> Any:
         assert current is masks or np.shares_memory(current, masks)
         legal = allowed(current)
-        counts = np.bincount(legal // width, minlength=rows)
-        starts = np.cumsum(counts) - counts
+        edges = np.searchsorted(legal, bounds)  # each row's first allowed entry, and the end
+        starts = edges[:-1]
+        counts = edges[1:] - starts
         return legal[starts + (rng.random(rows) * counts).astype(np.int64)] - row_starts
 
     return pick

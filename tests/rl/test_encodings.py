@@ -303,6 +303,36 @@ def test_fast_path_is_bit_identical_to_the_reference(name: str, players: int,
     assert checked > 300
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_krass_kariert_vectors_with_a_stepped_memo_are_the_reference(players: int) -> None:
+    """The batch's rows build Krass Kariert's vectors with a memo per game that carries
+    the round's decoded acts, the Ablagestapel's count and the other hands' blocks from one
+    vector to the next (``kk_bytes.Memo(True)``): at every position of random games, for
+    every seat (several vectors of one position, the seat to act last as in the rows), the
+    bytes are the reference encoding's, and the memo did carry over (it covers the whole
+    log and pile after each vector)."""
+    from kartentisch.rl.fast import kk_bytes
+
+    game = load_game("krass-kariert", players)
+    enc = encoding_for(game)
+    order, pads = enc.byte_builder_args()
+    rng = random.Random(players)
+    carried = 0
+    for g in range(3):
+        state = game.new_initial_state(77 + g)
+        memo = kk_bytes.Memo(True)
+        while not state.is_terminal():
+            current = state.current_player
+            for seat in [*(s for s in range(players) if s != current), current]:
+                carried += memo.log is state._log and memo.pile is state.discard
+                data = kk_bytes.state_bytes(state, seat, order[seat], pads, memo)
+                assert data == enc.encode(state.observation(seat)).tobytes(), (g, seat)
+                assert memo.end == len(state._log) and memo.piled == len(state.discard)
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+    assert carried > 300
+
+
 @pytest.mark.parametrize(("name", "players", "options"), _FAST_CASES)
 def test_fast_path_unchanged_when_hidden_cards_are_redealt(name: str, players: int,
                                                           options: dict) -> None:

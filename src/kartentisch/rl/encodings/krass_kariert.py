@@ -179,6 +179,7 @@ class KrassKariertEncoding(Encoding):
         self._rotations = [[(r, (me + r) % n) for r in range(n)] for me in range(n)]
         self._seat_order = [[(me + r) % n for r in range(n)] for me in range(n)]
         self._pads = kk_bytes.pads(n)
+        self._memo = kk_bytes.Memo(False)  # any state may be passed: hand blocks only
 
     def token_name(self, token: int) -> str:
         return format_action(ACTIONS[token])
@@ -399,7 +400,8 @@ class KrassKariertEncoding(Encoding):
         """The cheapest path to one vector: ``encode_state(state, seat).tobytes()``, the
         same bytes, joined from precomputed float32 blocks
         (:mod:`kartentisch.rl.fast.kk_bytes`; it reads what :meth:`state_entries` reads)."""
-        return kk_bytes.state_bytes(state, seat, self._seat_order[seat], self._pads)
+        return kk_bytes.state_bytes(state, seat, self._seat_order[seat], self._pads,
+                                    self._memo)
 
     def byte_builder_args(self) -> tuple[list[list[int]], list[bytes]]:
         return self._seat_order, self._pads

@@ -201,6 +201,9 @@ class Rows:
         """A mask with nothing allowed (a ``bytearray``: copied without a conversion)."""
         self.shown: Buffer = bytearray()
         """The masks :meth:`write` wrote last (the rows' masks, ``num_tokens`` each)."""
+        self.memos = [kk_bytes.Memo(True) for _ in range(num_rows)]
+        """Krass Kariert: what each row's vectors made last (``kk_bytes.Memo``: a row's
+        game only changes by ``apply``; a new game is another state)."""
         self.fresh: list[bool] = [False] * num_rows
         """Whether :attr:`shown` holds each row's current decision (written since the
         row's last new decision)."""
@@ -363,7 +366,8 @@ class Rows:
         if kind == KRASS_KARIERT:
             assert isinstance(state, KKState)
             seat = state.current_player
-            return kk_bytes.state_bytes(state, seat, self.seat_order[seat], self.blocks)
+            return kk_bytes.state_bytes(state, seat, self.seat_order[seat], self.blocks,
+                                        self.memos[row])
         if kind == KRUMME20:
             assert isinstance(state, K20State)
             seat = state.current_player
