@@ -31,6 +31,7 @@ from kartentisch.games.casino.actions import (
     CODE_RAISE,
     CODE_RAISE_MERGE,
     CODE_TRAIL,
+    NUM_CODES,
     Action,
     action_id,
 )
@@ -105,6 +106,9 @@ _BUILD_UNIT: Final = BuildUnit
 _INSORT: Final = bisect.insort
 _BISECT_LEFT: Final = bisect.bisect_left
 _BISECT_RIGHT: Final = bisect.bisect_right
+_TRAIL_CARD: Final[dict[int, int]] = {
+    actions.ID_BASE[c * NUM_CODES + CODE_TRAIL]: c for c in range(52)}
+"""The card of each trail's id (a trail is decoded by one lookup)."""
 
 
 def deal_order(seed: int, pack: int) -> list[int]:
@@ -492,11 +496,16 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def _apply(self, aid: int) -> None:
         """Play the legal move ``aid``, read from its id alone (an offered action's fields
         are never decoded for it: see :func:`~.movegen.make_actions`)."""
-        b = aid >> _BUCKET_SHIFT
-        lo = _BUCKET_LO[b]
-        hi = _BUCKET_LO[b + 1] + 1
-        k = lo if hi - lo == 1 else _BISECT_RIGHT(SEG_STARTS, aid, lo, hi) - 1
-        base, card, code, shift = SEG_ROWS[k]
+        card = _TRAIL_CARD.get(aid, -1)
+        if card >= 0:  # a trail (most plays): one lookup
+            base = shift = 0
+            code = CODE_TRAIL
+        else:
+            b = aid >> _BUCKET_SHIFT
+            lo = _BUCKET_LO[b]
+            hi = _BUCKET_LO[b + 1] + 1
+            k = lo if hi - lo == 1 else _BISECT_RIGHT(SEG_STARTS, aid, lo, hi) - 1
+            base, card, code, shift = SEG_ROWS[k]
         seat = self._current
         self._legal = None
         self._offered = None
