@@ -262,6 +262,10 @@ class Memo:
         self.played = 0
 
 
+PAST: Final = 16 * 17 + 16
+"""Two positions past a hand's end, as an index of :data:`PAIR16` (an empty block)."""
+
+
 def _code(hand: list[int], known: list[bool], j: int, size: int) -> int:
     """Position ``j`` of another hand as a code of :data:`CODE16` (16: past the end)."""
     if j >= size:
@@ -290,14 +294,18 @@ def _other(hand: list[int], known: list[bool], memo: HandMemo | None) -> tuple[b
     if memo is not None and hand == memo.hand and known == memo.known:
         return memo.block, memo.weight
     q0 = _code(hand, known, 0, size) * 17 + _code(hand, known, 1, size)
-    q1 = _code(hand, known, 2, size) * 17 + _code(hand, known, 3, size)
-    q2 = _code(hand, known, 4, size) * 17 + _code(hand, known, 5, size)
-    q3 = _code(hand, known, 6, size) * 17 + _code(hand, known, 7, size)
-    q4 = _code(hand, known, 8, size) * 17 + _code(hand, known, 9, size)
-    q5 = _code(hand, known, 10, size) * 17 + _code(hand, known, 11, size)
-    q6 = _code(hand, known, 12, size) * 17 + _code(hand, known, 13, size)
-    q7 = _code(hand, known, 14, size) * 17 + _code(hand, known, 15, size)
-    q8 = _code(hand, known, 16, size) * 17 + _code(hand, known, 17, size)
+    q1 = _code(hand, known, 2, size) * 17 + _code(hand, known, 3, size) if size > 2 else PAST
+    q2 = _code(hand, known, 4, size) * 17 + _code(hand, known, 5, size) if size > 4 else PAST
+    q3 = _code(hand, known, 6, size) * 17 + _code(hand, known, 7, size) if size > 6 else PAST
+    q4 = _code(hand, known, 8, size) * 17 + _code(hand, known, 9, size) if size > 8 else PAST
+    q5 = (_code(hand, known, 10, size) * 17 + _code(hand, known, 11, size) if size > 10
+          else PAST)
+    q6 = (_code(hand, known, 12, size) * 17 + _code(hand, known, 13, size) if size > 12
+          else PAST)
+    q7 = (_code(hand, known, 14, size) * 17 + _code(hand, known, 15, size) if size > 14
+          else PAST)
+    q8 = (_code(hand, known, 16, size) * 17 + _code(hand, known, 17, size) if size > 16
+          else PAST)
     weight = (PAIR16_WEIGHT[q0] + PAIR16_WEIGHT[q1] + PAIR16_WEIGHT[q2] + PAIR16_WEIGHT[q3]
               + PAIR16_WEIGHT[q4] + PAIR16_WEIGHT[q5] + PAIR16_WEIGHT[q6] + PAIR16_WEIGHT[q7]
               + PAIR16_WEIGHT[q8])
@@ -348,14 +356,14 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes],
     hand = hands[me]
     size = len(hand)
     k0 = _pair(hand, 0, size)
-    k1 = _pair(hand, 2, size)
-    k2 = _pair(hand, 4, size)
-    k3 = _pair(hand, 6, size)
-    k4 = _pair(hand, 8, size)
-    k5 = _pair(hand, 10, size)
-    k6 = _pair(hand, 12, size)
-    k7 = _pair(hand, 14, size)
-    k8 = _pair(hand, 16, size)
+    k1 = _pair(hand, 2, size) if size > 2 else 0  # past the hand's end: no call
+    k2 = _pair(hand, 4, size) if size > 4 else 0
+    k3 = _pair(hand, 6, size) if size > 6 else 0
+    k4 = _pair(hand, 8, size) if size > 8 else 0
+    k5 = _pair(hand, 10, size) if size > 10 else 0
+    k6 = _pair(hand, 12, size) if size > 12 else 0
+    k7 = _pair(hand, 14, size) if size > 14 else 0
+    k8 = _pair(hand, 16, size) if size > 16 else 0
     located = (PAIR_WEIGHT[k0] + PAIR_WEIGHT[k1] + PAIR_WEIGHT[k2] + PAIR_WEIGHT[k3]
                + PAIR_WEIGHT[k4] + PAIR_WEIGHT[k5] + PAIR_WEIGHT[k6] + PAIR_WEIGHT[k7]
                + PAIR_WEIGHT[k8])
