@@ -72,6 +72,17 @@ Trail: Final = actions.Trail
 TrailDraft: Final = actions.TrailDraft
 bisect_right: Final = bisect.bisect_right
 
+
+def _probe() -> None:
+    """A function of this module: a plain Python function in pure mode, a builtin when
+    compiled (see :data:`_COMPILED`)."""
+
+
+_COMPILED: Final = type(_probe).__name__ != "function"
+"""Whether this module runs compiled: there a loop over a tuple of ints runs in C, so a few
+steps of bisection cost less than a call to :func:`bisect.bisect_right` (boxing four ints);
+in pure Python the call is the cheaper."""
+
 _INTERNED: Final[dict[int, Action]] = {}
 """Action objects by id, shared between states (a pure cache: actions are immutable), for
 :func:`action_of`: the actions that a parser hands out, which ``apply`` then knows."""
@@ -124,7 +135,16 @@ def make_action(i: int) -> Action:
     ``action_from_id(i)`` (tests compare them on every segment)."""
     lo = _BUCKET_LO[i >> _BUCKET_SHIFT]
     hi = _BUCKET_LO[(i >> _BUCKET_SHIFT) + 1] + 1
-    k = lo if hi - lo == 1 else bisect_right(SEG_STARTS, i, lo, hi) - 1
+    if hi - lo == 1 or not _COMPILED:
+        k = lo if hi - lo == 1 else bisect_right(SEG_STARTS, i, lo, hi) - 1
+    else:  # compiled: bisect in C over the bucket's segments (no call, no boxing)
+        while hi - lo > 1:
+            mid = (lo + hi) >> 1
+            if SEG_STARTS[mid] <= i:
+                lo = mid
+            else:
+                hi = mid
+        k = lo
     base, card, code, shift = SEG_ROWS[k]
     if code == CODE_TRAIL:
         trail: Any = TrailDraft()
@@ -186,29 +206,101 @@ _KINDS: Final = _kinds()
 _BOUNDS: Final[tuple[int, ...]] = _KINDS[0]
 _SHARED: Final[tuple[Any, ...]] = _KINDS[1]
 _KIND: Final[tuple[Any, ...]] = _KINDS[2]
-"""Where each card's ids change kind: ``j = bisect_right(_BOUNDS, i)`` gives the class of
-the move with id ``i`` (``_KIND[j]``) and, for a trail, the one shared object
-(``_SHARED[j]``: the 52 trails are made once; immutable, so every position may offer
-them)."""
+"""In pure Python, where each card's ids change kind: ``j = bisect_right(_BOUNDS, i)``
+gives the class of the move with id ``i`` (``_KIND[j]``) and, for a trail, the one shared
+object (``_SHARED[j]``: the 52 trails are made once; immutable, so every position may offer
+them). One call per id: cheaper there than the bucket table's steps (see
+:func:`make_actions`)."""
 _NEW: Final[Any] = object.__new__
+
+
+def _singles() -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
+    """The shared objects of the moves with at most one loose card, and each segment's class.
+
+    ``_SINGLE[k][x.bit_length()]`` for segment ``k`` and ``x = id - SEG_ROWS[k][0]`` when
+    ``x`` is 0 or a power of two (the move uses no loose card or one): the one object of that
+    move if its values can ever add up (a capture's card takes a loose card of its value, a
+    build's loose card and card add up to its value, ...), else None. These are 1.6 of the
+    3.1 non-trail moves offered per position in random play; made once here (about 2,400
+    objects), a position offers them without making anything.
+    """
+    none: tuple[Any, ...] = (None,) * 53
+    rows: list[tuple[Any, ...]] = []
+    kinds: list[Any] = []
+    for k, (base, card, code, _shift) in enumerate(SEG_ROWS[:-1]):
+        kinds.append(Trail if code == CODE_TRAIL else Capture if code <= CODE_CAPTURE_BUILD
+                     else Build)
+        row: list[Any] = [None] * 53
+        end = SEG_STARTS[k + 1]
+        cv = VALUES[card]
+        for b in range(53):
+            x = 0 if b == 0 else 1 << (b - 1)
+            i = base + x
+            if i < SEG_STARTS[k] or i >= end:
+                continue
+            action: Any = make_action(i)
+            loose = getattr(action, "loose", ())
+            total = sum(VALUES[c] for c in loose)
+            if code == CODE_TRAIL:
+                keep = True
+            elif type(action) is Capture:
+                keep = not loose or (total == cv if cv else loose[0] >> 2 == card >> 2)
+            else:
+                keep = action.raised > 0 or total in (0, cv, action.value - cv)
+            if keep:
+                row[b] = action
+        rows.append(tuple(row) if any(r is not None for r in row) else none)
+    return tuple(rows), tuple(kinds)
+
+
+_SINGLES: Final = _singles() if _COMPILED else ((), ())
+"""(Made only when compiled: see :func:`make_actions`; ~30 ms at import.)"""
+_SINGLE: Final[tuple[tuple[Any, ...], ...]] = _SINGLES[0]
+_SEG_KIND: Final[tuple[Any, ...]] = _SINGLES[1]
 
 
 def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
     """The action objects that ``legal_actions()`` offers for the valid ``ids``: the
-    shared trails, and every other move as an object with only its id set (its fields
-    are decoded when first read, see :class:`~.actions._Offered`: the state plays an
-    offered action by its id, so the one played is never decoded).
+    shared objects of moves with at most one loose card (:data:`_SINGLE`: trails and most
+    single-card captures and builds), and every other move as an object with only its id
+    set (its fields are decoded when first read, see :class:`~.actions._Offered`: the state
+    plays an offered action by its id, so the one played is never decoded).
 
     Why: decoding every offered id (a loose-card tuple per capture or build) cost more
     than the rest of the list, and a cache of recent actions missed on most fresh ids
     while growing a table of long-lived objects that the garbage collector walks.
     """
     out: list[Action] = []
-    for i in ids:
-        j = bisect_right(_BOUNDS, i)
-        action = _SHARED[j]
+    action: Any = None
+    if not _COMPILED:  # pure Python: one C call per id finds the kind (and a trail)
+        for i in ids:
+            j = bisect_right(_BOUNDS, i)
+            action = _SHARED[j]
+            if action is None:
+                action = _NEW(_KIND[j])
+                SET_AID(action, i)
+            out.append(action)
+        return tuple(out)
+    for i in ids:  # compiled: the segment by the bucket table, a C loop; no calls
+        b = i >> _BUCKET_SHIFT
+        lo = _BUCKET_LO[b]
+        hi = _BUCKET_LO[b + 1] + 1
+        if hi - lo == 1 or not _COMPILED:
+            k = lo if hi - lo == 1 else bisect_right(SEG_STARTS, i, lo, hi) - 1
+        else:  # compiled: bisect in C over the bucket's segments (no call, no boxing)
+            while hi - lo > 1:
+                mid = (lo + hi) >> 1
+                if SEG_STARTS[mid] <= i:
+                    lo = mid
+                else:
+                    hi = mid
+            k = lo
+        x = i - SEG_ROWS[k][0]
+        action = None
+        if x & (x - 1) == 0:
+            action = _SINGLE[k][x.bit_length()]
         if action is None:
-            action = _NEW(_KIND[j])
+            action = _NEW(_SEG_KIND[k])
             SET_AID(action, i)
         out.append(action)
     return tuple(out)
@@ -465,13 +557,27 @@ def reachable(loose: int) -> int:
     >>> bin(reachable(0b0001_0000_0001))  # Ac 3c: sums 0, 1, 3, 4
     '0b11011'
     """
-    reach = 1
     mask = loose & _NUMERALS
+    n = mask - ((mask >> 1) & _FIVES)  # counts_of(mask), inlined: the sums depend on the
+    n = (n & _THREES) + ((n >> 2) & _THREES)  # values only, and value counts recur more
+    found = _REACH.get(n)
+    if found is not None:
+        return found
+    reach = 1
     while mask:
         low = mask & -mask
         reach |= (reach << VALUES[low.bit_length() - 1]) & 0x7FF
         mask ^= low
+    if len(_REACH) >= _SETS_LIMIT:
+        _keep_tracked(_REACH)
+    _REACH[n] = reach
     return reach
+
+
+_REACH: Final[dict[int, int]] = {}
+""":func:`reachable` by the count vector of the loose numerals (a pure cache, emptied at
+:data:`_SETS_LIMIT` entries)."""
+_keep_tracked(_REACH)
 
 
 def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int) -> tuple[int, ...]:

@@ -61,6 +61,7 @@ from kartentisch.games.casino.log import (
 from kartentisch.games.casino.movegen import (
     _BUCKET_LO,
     _BUCKET_SHIFT,
+    _COMPILED,
     _ID_OF,
     legal_ids,
     make_actions,
@@ -504,7 +505,16 @@ class CasinoState(State[Action, "CasinoObservation"]):
             b = aid >> _BUCKET_SHIFT
             lo = _BUCKET_LO[b]
             hi = _BUCKET_LO[b + 1] + 1
-            k = lo if hi - lo == 1 else _BISECT_RIGHT(SEG_STARTS, aid, lo, hi) - 1
+            if hi - lo == 1 or not _COMPILED:
+                k = lo if hi - lo == 1 else _BISECT_RIGHT(SEG_STARTS, aid, lo, hi) - 1
+            else:  # compiled: bisect in C over the bucket's segments (no call, no boxing)
+                while hi - lo > 1:
+                    mid = (lo + hi) >> 1
+                    if SEG_STARTS[mid] <= aid:
+                        lo = mid
+                    else:
+                        hi = mid
+                k = lo
             base, card, code, shift = SEG_ROWS[k]
         seat = self._current
         self._legal = None
