@@ -241,7 +241,10 @@ class Memo:
     was added since the last one of the same game (the log and the pile are recognised
     by identity, the round by where its acts begin)."""
 
-    def __init__(self, stepped: bool) -> None:
+    def __init__(self, stepped: bool = False) -> None:
+        # a default for every argument: ``copy.deepcopy`` (OpenSpiel clones its states,
+        # and the encoding with them) makes a compiled instance by calling the class with
+        # none; a memo made afresh is always right
         self.hands = [HandMemo() for _ in range(SEATS)]
         self.stepped = stepped
         self.log: object = None
