@@ -58,7 +58,8 @@ if TYPE_CHECKING:
 # class, a function) and a module variable that is not Final are looked up in this module's
 # globals dict at every use (a string-keyed probe, ~100 instructions); a module-level Final
 # is a C static. So what the move generator reads per move is bound here once, as Finals
-# (engineer G's finding, /work/notes/G-to-C.md).
+# (benchmarks/RESULTS.md, "Compiled Casino: where the time goes"; `benchmarks/gc_costs.py
+# --scan-build` lists the lookups left in a build).
 VALUES: Final[tuple[int, ...]] = cards.VALUES
 ID_BASE: Final[tuple[int, ...]] = actions.ID_BASE
 SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
@@ -128,24 +129,32 @@ _BUCKET_LO: Final[tuple[int, ...]] = tuple(
 over a few segments instead of all ~1,900: the id space's segments are mostly huge)."""
 
 
+def segment_of(i: int) -> int:
+    """The row of :data:`~.actions.SEG_ROWS` of the valid id ``i``: the bucket's one
+    segment (most ids), else a bisection over the bucket's segments. Compiled, a loop over
+    the starts (in C: no call, no boxing) is cheaper than a call to
+    :func:`bisect.bisect_right`; in pure Python the call is the cheaper."""
+    lo = _BUCKET_LO[i >> _BUCKET_SHIFT]
+    hi = _BUCKET_LO[(i >> _BUCKET_SHIFT) + 1] + 1
+    if hi - lo == 1:
+        return lo
+    if not _COMPILED:
+        return bisect_right(SEG_STARTS, i, lo, hi) - 1
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if SEG_STARTS[mid] <= i:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 def make_action(i: int) -> Action:
     """:func:`~.actions.action_from_id` for an id known to be valid (the move generator's):
     no checks, the cards of a mask from a table of bytes, the object filled as its mutable
     twin (:class:`~.actions.CaptureDraft`) and then given its class. Equal to
     ``action_from_id(i)`` (tests compare them on every segment)."""
-    lo = _BUCKET_LO[i >> _BUCKET_SHIFT]
-    hi = _BUCKET_LO[(i >> _BUCKET_SHIFT) + 1] + 1
-    if hi - lo == 1 or not _COMPILED:
-        k = lo if hi - lo == 1 else bisect_right(SEG_STARTS, i, lo, hi) - 1
-    else:  # compiled: bisect in C over the bucket's segments (no call, no boxing)
-        while hi - lo > 1:
-            mid = (lo + hi) >> 1
-            if SEG_STARTS[mid] <= i:
-                lo = mid
-            else:
-                hi = mid
-        k = lo
-    base, card, code, shift = SEG_ROWS[k]
+    base, card, code, shift = SEG_ROWS[segment_of(i)]
     if code == CODE_TRAIL:
         trail: Any = TrailDraft()
         trail.card = card
@@ -281,20 +290,8 @@ def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
                 SET_AID(action, i)
             out.append(action)
         return tuple(out)
-    for i in ids:  # compiled: the segment by the bucket table, a C loop; no calls
-        b = i >> _BUCKET_SHIFT
-        lo = _BUCKET_LO[b]
-        hi = _BUCKET_LO[b + 1] + 1
-        if hi - lo == 1 or not _COMPILED:
-            k = lo if hi - lo == 1 else bisect_right(SEG_STARTS, i, lo, hi) - 1
-        else:  # compiled: bisect in C over the bucket's segments (no call, no boxing)
-            while hi - lo > 1:
-                mid = (lo + hi) >> 1
-                if SEG_STARTS[mid] <= i:
-                    lo = mid
-                else:
-                    hi = mid
-            k = lo
+    for i in ids:  # compiled: the segment by the bucket table (a native call)
+        k = segment_of(i)
         x = i - SEG_ROWS[k][0]
         action = None
         if x & (x - 1) == 0:

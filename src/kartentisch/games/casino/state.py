@@ -59,13 +59,11 @@ from kartentisch.games.casino.log import (
     plays_from,
 )
 from kartentisch.games.casino.movegen import (
-    _BUCKET_LO,
-    _BUCKET_SHIFT,
-    _COMPILED,
     _ID_OF,
     legal_ids,
     make_actions,
     recent_action,
+    segment_of,
     sets_for,
 )
 from kartentisch.games.casino.scoring import (
@@ -94,19 +92,16 @@ _BIG_ENDIAN: Final = sys.byteorder == "big"
 
 # Compiled with mypyc, a name imported from a module outside the compiled group is looked
 # up in this module's globals dict at every use (~100 instructions); a module-level Final
-# is a C static. So what the transitions read per play is bound here once (engineer G's
-# finding, /work/notes/G-to-C.md).
+# is a C static. So what the transitions read per play is bound here once (see movegen).
 VALUES: Final[tuple[int, ...]] = cards.VALUES
 DECK: Final[tuple[int, ...]] = cards.DECK
 SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
-SEG_STARTS: Final[tuple[int, ...]] = actions.SEG_STARTS
 Capture: Final = actions.Capture
 Trail: Final = actions.Trail
 BuildUnitDraft: Final = table.BuildUnitDraft
 _BUILD_UNIT: Final = BuildUnit
 _INSORT: Final = bisect.insort
 _BISECT_LEFT: Final = bisect.bisect_left
-_BISECT_RIGHT: Final = bisect.bisect_right
 _TRAIL_CARD: Final[dict[int, int]] = {
     actions.ID_BASE[c * NUM_CODES + CODE_TRAIL]: c for c in range(52)}
 """The card of each trail's id (a trail is decoded by one lookup)."""
@@ -502,20 +497,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             base = shift = 0
             code = CODE_TRAIL
         else:
-            b = aid >> _BUCKET_SHIFT
-            lo = _BUCKET_LO[b]
-            hi = _BUCKET_LO[b + 1] + 1
-            if hi - lo == 1 or not _COMPILED:
-                k = lo if hi - lo == 1 else _BISECT_RIGHT(SEG_STARTS, aid, lo, hi) - 1
-            else:  # compiled: bisect in C over the bucket's segments (no call, no boxing)
-                while hi - lo > 1:
-                    mid = (lo + hi) >> 1
-                    if SEG_STARTS[mid] <= aid:
-                        lo = mid
-                    else:
-                        hi = mid
-                k = lo
-            base, card, code, shift = SEG_ROWS[k]
+            base, card, code, shift = SEG_ROWS[segment_of(aid)]
         seat = self._current
         self._legal = None
         self._offered = None
