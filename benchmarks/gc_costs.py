@@ -40,6 +40,7 @@ import collections
 import gc
 import importlib
 import json
+import math
 import random
 import re
 import sys
@@ -68,22 +69,14 @@ def kartentisch_game(name: str, players: int, rng: random.Random) -> Callable[[i
 
 
 def spiel_game(name: str, rng: random.Random) -> Callable[[int], int]:
-    """One random game of an OpenSpiel game stepped from Python (as ``engine_speed.py``)."""
-    pyspiel = importlib.import_module("pyspiel")
-    game = pyspiel.load_game(name)
+    """One random game of an OpenSpiel game stepped from Python (``engine_speed.py``'s own
+    driver, so both scripts time the same loop)."""
+    from engine_speed import _openspiel_random_game
+
+    game = importlib.import_module("pyspiel").load_game(name)
 
     def one_game(seed: int) -> int:
-        state = game.new_initial_state()
-        actions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            actions += 1
-        return actions
+        return _openspiel_random_game(game, rng, math.inf)
 
     return one_game
 
