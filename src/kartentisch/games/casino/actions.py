@@ -341,7 +341,9 @@ def _capture(card: int, loose: tuple[int, ...], build: int) -> Capture:
     return action
 
 
-_GET_AID: Final = _Offered.__dict__["_aid"].__get__
+GET_AID: Final = _Offered.__dict__["_aid"].__get__
+"""An offered action's id (raises ``AttributeError`` for an action made otherwise, and
+``TypeError`` for anything that is no action): how ``apply`` knows an offered action."""
 SET_AID: Final = _Offered.__dict__["_aid"].__set__
 """Sets an offered action's id (the move generator's :func:`~.movegen.make_actions`)."""
 _FIELDS: Final[dict[type, tuple[tuple[str, Any], ...]]] = {
@@ -359,7 +361,7 @@ def _fill(action: _Offered, name: str) -> Any:
     (decode every field from the id and set it), or an attribute it does not have."""
     if name in _FIELD_NAMES:
         try:
-            aid = _GET_AID(action)
+            aid = GET_AID(action)
         except AttributeError:
             pass
         else:
@@ -400,6 +402,40 @@ SEG_ROWS: Final = tuple((s.start - s.nonempty, s.card, s.code, s.shift) for s in
 the empty set, the card, the code and the shift (see :func:`action_from_id`)."""
 SEG_STARTS: Final = _STARTS
 """The first id of every segment, ascending (the last entry is the end)."""
+_SEG_CLASS: Final[tuple[type, ...]] = tuple(
+    Trail if s.code == CODE_TRAIL else Capture if s.code <= CODE_CAPTURE_BUILD else Build
+    for s in _SEGMENTS[:-1])
+_NEW: Final = object.__new__
+_SHARED_LIMIT: Final = 1 << 13
+
+
+class _Offers(dict[int, Any]):
+    """The objects that ``legal_actions()`` offers, by id: ``OFFERS[i]`` is the action of
+    the valid id ``i`` (see :func:`~.movegen.make_actions`).
+
+    A move with no loose card or one (a trail, a capture of one card, a build onto one
+    card, a raise ...) is made once and kept, so positions share it: there are a few
+    thousand such moves and they are most of what a position offers. A move with more loose
+    cards is made for the position that offers it and not kept (few recur, and a table of
+    them grows into hundreds of thousands of long-lived objects). Either way the object is
+    made with only its id (:class:`_Offered`), so looking one up is one dict access in C,
+    and making one is :meth:`__missing__`.
+    """
+
+    def __missing__(self, aid: int) -> Any:
+        k = bisect.bisect_right(_STARTS, aid) - 1
+        action = _NEW(_SEG_CLASS[k])
+        SET_AID(action, aid)
+        x = aid - SEG_ROWS[k][0]  # the compressed mask of the loose cards used
+        if x & (x - 1) == 0:
+            if len(self) >= _SHARED_LIMIT:  # bounded, though no play offers this many
+                self.clear()
+            self[aid] = action
+        return action
+
+
+OFFERS: Final = _Offers()
+"""The offered action objects (see :class:`_Offers`)."""
 
 
 # ----------------------------------------------------------------------------- notation

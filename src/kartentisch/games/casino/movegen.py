@@ -65,6 +65,8 @@ ID_BASE: Final[tuple[int, ...]] = actions.ID_BASE
 SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
 SEG_STARTS: Final[tuple[int, ...]] = actions.SEG_STARTS
 SET_AID: Final = actions.SET_AID
+OFFERS_GET: Final = actions.OFFERS.__getitem__
+_NEW: Final[Any] = object.__new__
 Build: Final = actions.Build
 BuildDraft: Final = actions.BuildDraft
 Capture: Final = actions.Capture
@@ -87,10 +89,6 @@ in pure Python the call is the cheaper."""
 _INTERNED: Final[dict[int, Action]] = {}
 """Action objects by id, shared between states (a pure cache: actions are immutable), for
 :func:`action_of`: the actions that a parser hands out, which ``apply`` then knows."""
-_ID_OF: Final[dict[int, int]] = {}
-"""The id of each action in :data:`_INTERNED`, by the object's identity (``id()``): so
-``apply`` knows a shared action's id without computing it. Both are filled and cleared
-together, so every key is the identity of a live object."""
 _INTERN_LIMIT: Final = 1 << 14
 
 _KEEP_TRACKED: Final[Any] = ([],)
@@ -195,34 +193,6 @@ def make_action(i: int) -> Action:
     return build  # type: ignore[no-any-return]
 
 
-def _kinds() -> tuple[tuple[int, ...], tuple[Any, ...], tuple[Any, ...]]:
-    bounds: list[int] = []
-    shared: list[Any] = [None]
-    kinds: list[Any] = [None]
-    for k, (_base, card, code, _shift) in enumerate(SEG_ROWS[:-1]):
-        if code == CODE_TRAIL:  # each card's ids: its trail, captures, builds and raises
-            bounds += [SEG_STARTS[k], SEG_STARTS[k] + 1]
-            shared += [Trail(card), None]
-            kinds += [Trail, Capture]
-        elif code == CODE_BUILD + VALUES[card] - 1:
-            bounds.append(SEG_STARTS[k])
-            shared.append(None)
-            kinds.append(Build)
-    return tuple(bounds), tuple(shared), tuple(kinds)
-
-
-_KINDS: Final = _kinds()
-_BOUNDS: Final[tuple[int, ...]] = _KINDS[0]
-_SHARED: Final[tuple[Any, ...]] = _KINDS[1]
-_KIND: Final[tuple[Any, ...]] = _KINDS[2]
-"""In pure Python, where each card's ids change kind: ``j = bisect_right(_BOUNDS, i)``
-gives the class of the move with id ``i`` (``_KIND[j]``) and, for a trail, the one shared
-object (``_SHARED[j]``: the 52 trails are made once; immutable, so every position may offer
-them). One call per id: cheaper there than the bucket table's steps (see
-:func:`make_actions`)."""
-_NEW: Final[Any] = object.__new__
-
-
 def _singles() -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
     """The shared objects of the moves with at most one loose card, and each segment's class.
 
@@ -248,6 +218,7 @@ def _singles() -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
             if i < SEG_STARTS[k] or i >= end:
                 continue
             action: Any = make_action(i)
+            SET_AID(action, i)  # so that ``apply`` knows it by its id
             loose = getattr(action, "loose", ())
             total = sum(VALUES[c] for c in loose)
             if code == CODE_TRAIL:
@@ -269,27 +240,23 @@ _SEG_KIND: Final[tuple[Any, ...]] = _SINGLES[1]
 
 
 def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
-    """The action objects that ``legal_actions()`` offers for the valid ``ids``: the
-    shared objects of moves with at most one loose card (:data:`_SINGLE`: trails and most
-    single-card captures and builds), and every other move as an object with only its id
-    set (its fields are decoded when first read, see :class:`~.actions._Offered`: the state
-    plays an offered action by its id, so the one played is never decoded).
+    """The action objects that ``legal_actions()`` offers for the valid ``ids``, each with
+    its id set (``apply`` reads it): shared objects for the moves with at most one loose
+    card (trails, most one-card captures and builds), made once; every other move as an
+    object with only its id set (its fields are decoded when first read, see
+    :class:`~.actions._Offered`: the state plays an offered action by its id, so the one
+    played is never decoded).
 
     Why: decoding every offered id (a loose-card tuple per capture or build) cost more
-    than the rest of the list, and a cache of recent actions missed on most fresh ids
-    while growing a table of long-lived objects that the garbage collector walks.
+    than the rest of the list, and a cache of every action seen grew a table of
+    long-lived objects that the garbage collector walks. In pure Python the shared objects
+    come from :data:`~.actions.OFFERS` (one C-level dict access per id; a miss makes the
+    object there); compiled, from :data:`_SINGLE` by the segment (native code).
     """
+    if not _COMPILED:
+        return tuple(map(OFFERS_GET, ids))
     out: list[Action] = []
     action: Any = None
-    if not _COMPILED:  # pure Python: one C call per id finds the kind (and a trail)
-        for i in ids:
-            j = bisect_right(_BOUNDS, i)
-            action = _SHARED[j]
-            if action is None:
-                action = _NEW(_KIND[j])
-                SET_AID(action, i)
-            out.append(action)
-        return tuple(out)
     for i in ids:  # compiled: the segment by the bucket table (a native call)
         k = segment_of(i)
         x = i - SEG_ROWS[k][0]
@@ -320,14 +287,14 @@ def recent_action(i: int) -> Action:
 
 
 def action_of(aid: int) -> Action:
-    """The shared action object for the (valid) id ``aid``."""
+    """The shared action object for the (valid) id ``aid``, decoded, with its id set (so
+    that ``apply`` knows it without computing the id)."""
     action = _INTERNED.get(aid)
     if action is None:
         if len(_INTERNED) >= _INTERN_LIMIT:
             _INTERNED.clear()
-            _ID_OF.clear()
         action = _INTERNED[aid] = make_action(aid)
-        _ID_OF[id(action)] = aid
+        SET_AID(action, aid)
     return action
 
 

@@ -59,7 +59,6 @@ from kartentisch.games.casino.log import (
     plays_from,
 )
 from kartentisch.games.casino.movegen import (
-    _ID_OF,
     legal_ids,
     make_actions,
     recent_action,
@@ -96,6 +95,7 @@ _BIG_ENDIAN: Final = sys.byteorder == "big"
 VALUES: Final[tuple[int, ...]] = cards.VALUES
 DECK: Final[tuple[int, ...]] = cards.DECK
 SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
+GET_AID: Final = actions.GET_AID
 Capture: Final = actions.Capture
 Trail: Final = actions.Trail
 BuildUnitDraft: Final = table.BuildUnitDraft
@@ -232,10 +232,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """Every distinct legal action, in ascending id order (immutable objects, equal by
         value to any other object of the same action).
 
-        Speed and memory: the objects are made for this position (asked again, it hands
-        out the same ones) and not kept in a shared table: a table of every action seen
-        grows to hundreds of thousands of objects that the memory caches and the garbage
-        collector must then walk. :meth:`apply` knows these objects by their identity.
+        Speed and memory: asked again, the position hands out the same objects. Moves with
+        at most one loose card are shared objects, every other move is made for this
+        position (see :func:`~.movegen.make_actions`); each carries its id, by which
+        :meth:`apply` knows it.
         """
         offered = self._offered
         if offered is None:
@@ -260,38 +260,32 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """Play ``action`` for the current player; raises like :meth:`State.apply
         <kartentisch.core.protocol.State.apply>`, whose contract this keeps.
 
-        Speed: an action object that :meth:`legal_actions` handed out for this position is
-        known by its identity (it is legal, and its id is known); a shared one
-        (:func:`~.movegen.action_of`) likewise, then looked up among the legal ids (a
-        bisection). Any other object, or a ``seat`` to check, goes the general way.
-        ``seat`` is typed ``Any`` because anything may be passed and must get the base's
-        error: compiled with mypyc, a narrower annotation would raise ``TypeError`` first.
+        Speed: the objects that :meth:`legal_actions` offers and that a parser hands out
+        (:func:`~.movegen.action_of`) carry their id (:data:`~.actions.GET_AID`), so such an
+        action is checked by looking its id up among the legal ids, without computing it.
+        Any other object, or a ``seat`` to check, goes the general way. ``seat`` is typed
+        ``Any`` because anything may be passed and must get the base's error: compiled
+        with mypyc, a narrower annotation would raise ``TypeError`` first.
         """
-        offered = self._offered
-        if offered is not None and seat is None:
-            for k in range(len(offered)):  # a handful of identity tests
-                if offered[k] is action:
-                    legal = self._legal
-                    assert legal is not None  # set together with _offered
-                    self._apply(legal[k])
-                    return
-        aid = _ID_OF.get(id(action))
-        if aid is None or seat is not None:
-            State.apply(self, action, seat=seat)
-            return
-        legal = self._legal
-        if legal is None:
-            if self.phase == OVER:
-                self.check_actor(None)
-            if not self.is_legal_id(aid):
-                raise self.why_illegal(action)
-        else:  # the legal ids are known (legal_actions made them): bisect here
-            i = _BISECT_LEFT(legal, aid)
-            if i == len(legal) or legal[i] != aid:
-                if self.phase == OVER:
-                    self.check_actor(None)
-                raise self.why_illegal(action)
-        self._apply(aid)
+        if seat is None:
+            try:
+                aid = GET_AID(action)
+            except (AttributeError, TypeError):  # made otherwise, or no action at all
+                aid = -1
+            if aid >= 0:
+                legal = self._legal
+                if legal is None:
+                    if self.phase == OVER:
+                        self.check_actor(None)
+                    if not self.is_legal_id(aid):
+                        raise self.why_illegal(action)
+                elif aid not in legal:
+                    if self.phase == OVER:
+                        self.check_actor(None)
+                    raise self.why_illegal(action)
+                self._apply(aid)
+                return
+        State.apply(self, action, seat=seat)
 
     def _open_table_legal(self, aid: int) -> bool | None:
         """Whether ``aid`` is legal, decided without listing every move, for the common
