@@ -424,7 +424,7 @@ class _Offers(dict[int, Any]):
 
     def __missing__(self, aid: int) -> Any:
         k = bisect.bisect_right(_STARTS, aid) - 1
-        action = _NEW(_SEG_CLASS[k])
+        action: Any = _NEW(_SEG_CLASS[k])
         SET_AID(action, aid)
         x = aid - SEG_ROWS[k][0]  # the compressed mask of the loose cards used
         if x & (x - 1) == 0:
