@@ -59,6 +59,7 @@ from kartentisch.games.casino.log import (
     plays_from,
 )
 from kartentisch.games.casino.movegen import (
+    _COMPILED,
     legal_ids,
     make_actions,
     recent_action,
@@ -268,6 +269,14 @@ class CasinoState(State[Action, "CasinoObservation"]):
         with mypyc, a narrower annotation would raise ``TypeError`` first.
         """
         if seat is None:
+            offered = self._offered
+            if _COMPILED and offered is not None:  # native code: identity tests are cheaper
+                for k in range(len(offered)):
+                    if offered[k] is action:
+                        legal = self._legal
+                        assert legal is not None  # set together with _offered
+                        self._apply(legal[k])
+                        return
             try:
                 aid = GET_AID(action)
             except (AttributeError, TypeError):  # made otherwise, or no action at all
