@@ -2,9 +2,10 @@
 
 * ``is_legal_id`` decides common moves on a table without builds without listing every
   move; it must say exactly what membership in ``legal_action_ids()`` says;
-* ``apply`` knows the actions ``legal_actions()`` offered (and shared ones) by their
-  identity; equal objects of its own, and offered objects at a later position, go the
-  general way and give the same state;
+* ``apply`` knows the actions ``legal_actions()`` offered (and parsed ones) by the id
+  they carry; equal objects of its own go the general way, and offered objects at a later
+  position are played when legal by value and refused when not, giving the same state
+  or error as the general way;
 * ``parse_action`` reads the canonical notation without regular expressions; it must read
   what the general parser reads and refuse what it refuses, with the same error.
 """
@@ -22,7 +23,7 @@ from kartentisch.core.errors import KartentischError
 from kartentisch.games.casino import Casino, CasinoState
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino.cards import VALUES
-from kartentisch.games.casino.movegen import legal_ids, make_action
+from kartentisch.games.casino.movegen import legal_ids, make_action, make_actions
 
 OPTIONS = [{}, {"trail_when_capture_possible": False}, {"face_cards_capture_all": True}]
 
@@ -67,10 +68,10 @@ def test_is_legal_id_agrees_with_the_list(options: dict[str, object]) -> None:
 
 
 def test_offered_actions_are_known_only_for_their_position() -> None:
-    """``apply`` knows the objects ``legal_actions()`` handed out by their identity, only
-    for the position they were offered at: afterwards the same object goes the general
-    way (played when it is legal by value, refused with the general error when not), and
-    a clone made before the play takes it like the original."""
+    """``apply`` knows the objects ``legal_actions()`` handed out by the id they carry;
+    at a later position the same object is played when it is legal by value and refused
+    with the general error (the state left as it was) when not, and a clone made before
+    the play takes it like the original."""
     game = Casino(2)
     rng = random.Random(3)
     refused = replayed = 0
@@ -170,8 +171,6 @@ def test_offered_actions_are_decoded_only_when_read() -> None:
     import copy
     import pickle
 
-    from kartentisch.games.casino.movegen import make_actions
-
     rng = random.Random(6)
     starts = acts.SEG_STARTS
     ids = sorted({aid for k in range(len(starts) - 1) if starts[k + 1] > starts[k]
@@ -206,12 +205,12 @@ def test_offered_actions_are_decoded_only_when_read() -> None:
             state.apply(pick)
             twin.apply_id(twin.legal_action_ids()[k])
             assert state.to_json() == twin.to_json()
-            try:
-                acts._GET_AID(pick)
-            except AttributeError:
-                continue  # a shared object, made whole (trails, moves of one loose card)
-            with pytest.raises(AttributeError):  # an id-only object: never decoded
+            aid = acts.GET_AID(pick)  # every offered action carries its id
+            if len(getattr(acts.action_from_id(aid), "loose", ())) <= 1:
+                continue  # a shared object (trails, moves of one loose card): maybe read
+            with pytest.raises(AttributeError):  # made for this position: never decoded
                 object.__getattribute__(pick, "card")
+            assert acts.action_id(pick) == aid
         assert state.history == twin.history
 
 
@@ -247,3 +246,64 @@ def test_deal_order_is_the_general_shuffle() -> None:
             digest = hashlib.shake_128(f"{seed}/casino/{pack}".encode()).digest(416)
             ties += len(set(array("H", digest)[3::4])) < 52
     assert ties > 20  # the general path was taken too
+
+
+def test_shared_offered_actions_are_the_moves_of_at_most_one_loose_card() -> None:
+    """A move with at most one loose card is one object shared by every position that
+    offers it; a move with more loose cards is a new object at each position. In pure
+    Python the objects come from one table by id (``actions.OFFERS``): it keeps only the
+    shared moves, stays bounded, and a kept object is the action of its key."""
+    game = Casino(2)
+    rng = random.Random(8)
+    multi = 0
+    for g in range(3):
+        state = game.new_initial_state(70 + g)
+        while not state.is_terminal():
+            offered = state.legal_actions()
+            for aid, action in zip(state.legal_action_ids(), offered, strict=True):
+                again = make_actions((aid,))[0]
+                if len(getattr(acts.action_from_id(aid), "loose", ())) <= 1:
+                    assert again is action
+                else:
+                    assert again is not action and again == action
+                    multi += 1
+            state.apply(offered[rng.randrange(len(offered))])
+    assert multi > 50
+    from kartentisch.games.casino.movegen import _COMPILED
+
+    if _COMPILED:  # compiled, the shared objects are made at import (movegen._SINGLE)
+        return
+    assert 0 < len(acts.OFFERS) <= acts._SHARED_LIMIT
+    for aid, action in list(acts.OFFERS.items()):
+        general = acts.action_from_id(aid)
+        assert len(getattr(general, "loose", ())) <= 1
+        assert action == general and acts.GET_AID(action) == aid
+
+
+def test_an_action_carrying_a_legal_id_is_played_by_it() -> None:
+    """A parsed action (``Casino.parse_action``: a shared object carrying its id) and an
+    offered one are played like ``apply_id`` of that id; an action made by the caller
+    (no id carried) goes the general way to the same state; an object that is no action
+    gets the general error and changes nothing."""
+    from kartentisch.core.errors import InvalidActionError
+
+    game = Casino(2)
+    rng = random.Random(9)
+    state = game.new_initial_state(12)
+    while not state.is_terminal():
+        ids = state.legal_action_ids()
+        aid = ids[rng.randrange(len(ids))]
+        text = acts.format_action(acts.action_from_id(aid))
+        parsed = game.parse_action(text, state)
+        assert acts.GET_AID(parsed) == aid
+        with pytest.raises(AttributeError):
+            acts.GET_AID(acts.action_from_id(aid))  # made by the caller: no id carried
+        by_id, by_object = state.clone(), state.clone()
+        by_id.apply_id(aid)
+        by_object.apply(acts.action_from_id(aid))
+        before = state.to_json()
+        with pytest.raises(InvalidActionError):
+            state.apply("7h -")  # type: ignore[arg-type]
+        assert state.to_json() == before
+        state.apply(parsed)
+        assert state.to_json() == by_id.to_json() == by_object.to_json()

@@ -405,7 +405,9 @@ SEG_STARTS: Final = _STARTS
 _SEG_CLASS: Final[tuple[type, ...]] = tuple(
     Trail if s.code == CODE_TRAIL else Capture if s.code <= CODE_CAPTURE_BUILD else Build
     for s in _SEGMENTS[:-1])
+_SEG_BASE: Final[tuple[int, ...]] = tuple(row[0] for row in SEG_ROWS)
 _NEW: Final = object.__new__
+_BISECT_RIGHT: Final = bisect.bisect_right
 _SHARED_LIMIT: Final = 1 << 13
 
 
@@ -423,10 +425,10 @@ class _Offers(dict[int, Any]):
     """
 
     def __missing__(self, aid: int) -> Any:
-        k = bisect.bisect_right(_STARTS, aid) - 1
+        k = _BISECT_RIGHT(_STARTS, aid) - 1
         action: Any = _NEW(_SEG_CLASS[k])
         SET_AID(action, aid)
-        x = aid - SEG_ROWS[k][0]  # the compressed mask of the loose cards used
+        x = aid - _SEG_BASE[k]  # the compressed mask of the loose cards used
         if x & (x - 1) == 0:
             if len(self) >= _SHARED_LIMIT:  # bounded, though no play offers this many
                 self.clear()

@@ -97,6 +97,7 @@ VALUES: Final[tuple[int, ...]] = cards.VALUES
 DECK: Final[tuple[int, ...]] = cards.DECK
 SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
 GET_AID: Final = actions.GET_AID
+OFFERS_GET: Final = actions.OFFERS.__getitem__
 Capture: Final = actions.Capture
 Trail: Final = actions.Trail
 BuildUnitDraft: Final = table.BuildUnitDraft
@@ -243,7 +244,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
             legal = self._legal
             if legal is None:
                 legal = self._legal = legal_ids(self)
-            offered = self._offered = make_actions(legal)
+            # (make_actions, inlined in pure Python: one call less per position)
+            offered = self._offered = make_actions(legal) if _COMPILED else tuple(
+                map(OFFERS_GET, legal))
         return list(offered)
 
     def is_legal_id(self, aid: int) -> bool:
