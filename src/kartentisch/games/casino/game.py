@@ -207,7 +207,7 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
             raise state.why_illegal(action) from None
         if not state.is_legal_id(aid):
             raise state.why_illegal(action)
-        return action_of(aid)  # the shared object, which apply knows by its identity
+        return action_of(aid)  # the shared object, which apply knows by the id it carries
 
     def state_from_json(self, document: Mapping[str, Any]) -> CasinoState:
         return state_from_json(self, document)

@@ -193,7 +193,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """The legal ids, ascending (computed on demand; a tuple, so it is safe to share)."""
         self._offered: tuple[Action, ...] | None = None
         """The action objects :meth:`legal_actions` handed out for this position, in the
-        order of ``_legal`` (so :meth:`apply` finds an offered action's id by identity)."""
+        order of ``_legal`` (compiled, :meth:`apply` finds an offered action by identity first)."""
         options = game.options
         self._trail_capturer = bool(options.trail_when_capture_possible)
         """The options the rules read at every play, copied once: reading them through
