@@ -272,8 +272,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         with mypyc, a narrower annotation would raise ``TypeError`` first.
         """
         if seat is None:
-            offered = self._offered
-            if _COMPILED and offered is not None:  # native code: identity tests are cheaper
+            if _COMPILED and self._offered is not None:  # native: identity tests are cheaper
+                offered = self._offered
                 for k in range(len(offered)):
                     if offered[k] is action:
                         legal = self._legal
