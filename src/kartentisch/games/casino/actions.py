@@ -405,34 +405,64 @@ SEG_STARTS: Final = _STARTS
 _SEG_CLASS: Final[tuple[type, ...]] = tuple(
     Trail if s.code == CODE_TRAIL else Capture if s.code <= CODE_CAPTURE_BUILD else Build
     for s in _SEGMENTS[:-1])
-_SEG_BASE: Final[tuple[int, ...]] = tuple(row[0] for row in SEG_ROWS)
 _NEW: Final = object.__new__
 _BISECT_RIGHT: Final = bisect.bisect_right
-_SHARED_LIMIT: Final = 1 << 13
+
+
+def shareable_ids() -> list[int]:
+    """The ids of the moves that use at most one loose card and whose values can add up
+    (a capture's card takes a loose card of its value, or of its rank for a face card; a
+    build's card and loose card make its value, or the card calls a loose card of its own
+    value; a raise, a capture of a build alone, a card onto the build of its value): 3,368
+    moves, most of what positions offer, and the same few again and again."""
+    out: list[int] = []
+    for k, s in enumerate(_SEGMENTS[:-1]):
+        base = s.start - s.nonempty
+        if not s.nonempty:
+            out.append(base)  # the move without loose cards
+        if not s.allowed:
+            continue
+        cv = VALUES[s.card]
+        code = s.code
+        if code <= CODE_CAPTURE_BUILD:
+            wanted: tuple[int, ...] = (cv,)
+        else:
+            value = code - (CODE_BUILD_MERGE if code >= CODE_BUILD_MERGE else CODE_BUILD) + 1
+            wanted = (cv, value - cv)
+        allowed = s.allowed
+        while allowed:
+            bit = allowed & -allowed
+            allowed ^= bit
+            c = bit.bit_length() - 1
+            if cv and VALUES[c] not in wanted:
+                continue
+            out.append(base + (compress(bit, s.card) >> s.shift))
+        assert out[-1] < _SEGMENTS[k + 1].start
+    return out
 
 
 class _Offers(dict[int, Any]):
     """The objects that ``legal_actions()`` offers, by id: ``OFFERS[i]`` is the action of
     the valid id ``i`` (see :func:`~.movegen.make_actions`).
 
-    A move with no loose card or one (a trail, a capture of one card, a build onto one
-    card, a raise ...) is made once and kept, so positions share it: there are a few
-    thousand such moves and they are most of what a position offers. A move with more loose
-    cards is made for the position that offers it and not kept (few recur, and a table of
-    them grows into hundreds of thousands of long-lived objects). Either way the object is
-    made with only its id (:class:`_Offered`), so looking one up is one dict access in C,
-    and making one is :meth:`__missing__`.
+    It holds one object for each move of :func:`shareable_ids` (made when first needed),
+    shared by every position that offers it. A move with more loose cards is made by
+    :meth:`__missing__` for the position that offers it and not kept (few recur, and a
+    table of them grows into hundreds of thousands of long-lived objects). Either way the
+    object is made with only its id (:class:`_Offered`), so looking one up is one dict
+    access in C.
     """
 
     def __missing__(self, aid: int) -> Any:
-        k = _BISECT_RIGHT(_STARTS, aid) - 1
-        action: Any = _NEW(_SEG_CLASS[k])
+        if not self:  # the first question: make the shared moves
+            for i in shareable_ids():
+                action: Any = _NEW(_SEG_CLASS[_BISECT_RIGHT(_STARTS, i) - 1])
+                SET_AID(action, i)
+                self[i] = action
+            if aid in self:
+                return self[aid]
+        action = _NEW(_SEG_CLASS[_BISECT_RIGHT(_STARTS, aid) - 1])
         SET_AID(action, aid)
-        x = aid - _SEG_BASE[k]  # the compressed mask of the loose cards used
-        if x & (x - 1) == 0:
-            if len(self) >= _SHARED_LIMIT:  # bounded, though no play offers this many
-                self.clear()
-            self[aid] = action
         return action
 
 
