@@ -379,7 +379,9 @@ _JOINS: Final[tuple[tuple[int, ...], ...]] = tuple(
                   if w in p and _fits(p[:p.index(w)] + p[p.index(w) + 1:])}))
     if 1 <= w < v else () for v in range(11) for w in range(11))
 """``_JOINS[v * 11 + w]``: count vectors of the loose cards that a card of value w joins
-into one group of v (w < v)."""
+into one group of v (w < v). As sets these are the groups of v - w (:data:`_GROUPS`; a test
+checks it), so the move generator asks :func:`_on_table` for those, which keeps only the
+groups of the values on the table."""
 
 
 def _choices() -> tuple[tuple[int, ...], ...]:
@@ -426,10 +428,11 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     groups completed by a card of value ``w`` when ``w`` is not 0 (in no particular order:
     the move generator sorts the ids it makes)."""
     limit = n | _GUARD
-    candidates = _on_table((n | n >> 1 | n >> 2) & _ONES, v)
-    groups = [g for g in candidates if (limit - g) & _GUARD == _GUARD]
-    if w:
-        found = {x for x in _JOINS[v * 11 + w] if (limit - x) & _GUARD == _GUARD}
+    support = (n | n >> 1 | n >> 2) & _ONES
+    groups = [g for g in _on_table(support, v) if (limit - g) & _GUARD == _GUARD]
+    if w:  # the loose part of the card's group: a group of v - w (see _JOINS)
+        found = {x for x in _on_table(support & _LOW[v - w], v - w)
+                 if (limit - x) & _GUARD == _GUARD}
     elif groups:
         found = {0}
     else:
@@ -506,9 +509,28 @@ def _expand(plans: tuple[Plan, ...], mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _masks(loose: int, n: int, v: int, w: int) -> tuple[int, ...]:
+    """:func:`sets_for`'s answer, ascending, for ``loose`` already restricted to the values
+    at most ``v`` and ``n`` its count vector: from :data:`_SETS`, else expanded from the
+    count vectors of :data:`_COUNTS` (ascending, so the ids made from them ascend too)."""
+    key = loose << 8 | v << 4 | w
+    found = _SETS.get(key)
+    if found is None:
+        ckey = n << 8 | v << 4 | w
+        vectors = _COUNTS.get(ckey)
+        if vectors is None:
+            if len(_COUNTS) >= _CACHE_LIMIT:
+                _keep_tracked(_COUNTS)
+            vectors = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
+        if len(_SETS) >= _SETS_LIMIT:
+            _keep_tracked(_SETS)
+        found = _SETS[key] = tuple(sorted(_expand(vectors, loose))) if vectors else ()
+    return found
+
+
 def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
-    """The sets of loose numerals (masks, none empty) that a card of value ``v`` captures
-    (``w`` = 0), or that a card of value ``w`` < ``v`` joins into a build of ``v``.
+    """The sets of loose numerals (masks, none empty, ascending) that a card of value ``v``
+    captures (``w`` = 0), or that a card of value ``w`` < ``v`` joins into a build of ``v``.
 
     ``loose`` is the mask of the loose cards (faces are ignored).
 
@@ -522,26 +544,53 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
     loose &= _LOW[v]
     n = loose - ((loose >> 1) & _FIVES)  # counts_of(loose), inlined
     n = (n & _THREES) + ((n >> 2) & _THREES)
-    ckey = n << 8 | v << 4 | w
-    if not n & _MULTI:  # at most one card of each value: each vector is one set
-        spread = _SPREAD.get(ckey)
-        if spread is None:
-            if len(_SPREAD) >= _CACHE_LIMIT:
-                _keep_tracked(_SPREAD)
-            spread = _SPREAD[ckey] = tuple([x * 15 for x in _count_vectors(n, v, w)])
-        return tuple([loose & x for x in spread])
-    key = loose << 8 | v << 4 | w
-    found = _SETS.get(key)
-    if found is None:
-        vectors = _COUNTS.get(ckey)
-        if vectors is None:
-            if len(_COUNTS) >= _CACHE_LIMIT:
-                _keep_tracked(_COUNTS)
-            vectors = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
-        if len(_SETS) >= _SETS_LIMIT:
-            _keep_tracked(_SETS)
-        found = _SETS[key] = _expand(vectors, loose) if vectors else ()
-    return found
+    return _masks(loose, n, v, w)
+
+
+def _spread(key: int) -> tuple[int, ...]:
+    """:data:`_SPREAD`'s entry for ``key`` (``n << 8 | v << 4 | w``, ``n`` a count vector
+    with at most one card of each value), after making the entries of every such ``n`` of
+    this ``(v, w)`` at once (:func:`_spread_table`)."""
+    _spread_table(key >> 4 & 15, key & 15)
+    return _SPREAD[key]
+
+
+def _spread_table(v: int, w: int) -> None:
+    """Put in :data:`_SPREAD` the answers of ``(v, w)`` for every table with at most one
+    card of each value (the 2^v sets of values up to v): the allowed count vectors with
+    every nibble they hold filled (all four cards of the value), each then *compressed* as
+    a card of the playing value squeezes its own bit out of an id's mask, ascending.
+
+    Why compressed: with the filled nibbles the squeeze does not depend on the playing
+    card's suit (a full nibble less any one bit squeezes to the same three bits), so the
+    id of a set is ``base + (lc & x)``, ``lc`` the loose cards squeezed once per card: one
+    ``&`` per id, no set masks made. Ascending ``x`` give ascending ids, as each value held
+    has a loose card (so no two vectors meet the same bits of ``lc``).
+
+    Why all at once: an allowed vector does not depend on the table, only on being on it,
+    so the answers of one ``(v, w)`` are the allowed vectors of distinct values (at most
+    78) sorted into the tables that hold them, by the largest value; asked one table at a
+    time, a third of the questions of a fresh process missed, each costing more than
+    making a whole ``(v, w)``'s 2^v answers does per answer (at most 55 pairs, 18,400
+    answers, each pair made once in a process)."""
+    card = 4 * ((w or v) - 1)  # a card of the playing value: its suit does not matter
+    low = (1 << card) - 1
+    tops: list[list[tuple[int, int]]] = [[] for _ in range(v + 1)]
+    for x in sorted(_count_vectors(_ONES & _LOW[v], v, w)):
+        full = x * 15 & ~(1 << card)
+        tops[(x.bit_length() + 3) >> 2].append((x, (full + (full & low)) >> 1))
+    tag = v << 4 | w
+    answers: dict[int, tuple[int, ...]] = {0: ()}
+    for t in range(1, v + 1):  # the tables holding t: those without, plus t
+        bit = 1 << 4 * (t - 1)
+        top = tops[t]
+        for n, found in list(answers.items()):
+            table = n | bit
+            answers[table] = found + tuple([sq for x, sq in top if not x & ~table])
+    if len(_SPREAD) + len(answers) >= _CACHE_LIMIT:
+        _keep_tracked(_SPREAD)
+    for n, found in answers.items():
+        _SPREAD[n << 8 | tag] = found
 
 
 # ----------------------------------------------------------------------------- moves
@@ -558,8 +607,12 @@ def reachable(loose: int) -> int:
     n = mask - ((mask >> 1) & _FIVES)  # counts_of(mask), inlined: the sums depend on the
     n = (n & _THREES) + ((n >> 2) & _THREES)  # values only, and value counts recur more
     found = _REACH.get(n)
-    if found is not None:
-        return found
+    return found if found is not None else _reach_of(mask, n)
+
+
+def _reach_of(mask: int, n: int) -> int:
+    """:func:`reachable` of the loose numerals ``mask`` (count vector ``n``), made and kept
+    in :data:`_REACH`."""
     reach = 1
     while mask:
         low = mask & -mask
@@ -576,70 +629,132 @@ _REACH: Final[dict[int, int]] = {}
 :data:`_SETS_LIMIT` entries)."""
 _keep_tracked(_REACH)
 
+_TRAIL_ID: Final[tuple[int, ...]] = tuple(ID_BASE[c * NUM_CODES + CODE_TRAIL] for c in range(52))
+_CAPTURE_ID: Final[tuple[int, ...]] = tuple(
+    ID_BASE[c * NUM_CODES + CODE_CAPTURE] for c in range(52))
+_VBIT: Final[tuple[int, ...]] = tuple(1 << VALUES[c] for c in range(52))
+"""``_VBIT[c]``: bit ``v`` for the value v of card c (the hand's values as a mask)."""
+_BELOW: Final[tuple[int, ...]] = tuple((1 << c) - 1 for c in range(52))
+_ABOVE: Final[tuple[int, ...]] = tuple(0x7FF & ~((2 << v) - 1) for v in range(11))
+"""``_ABOVE[v]``: the bits of the values above v (the builds a card of value v may make
+with loose cards, not counting calls)."""
 
-def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int) -> tuple[int, ...]:
+
+def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int,
+                n: int) -> tuple[int, ...]:
     """:func:`legal_ids` when no build stands on the table (most positions): no owner's
-    duty, no trail ban, nothing to join, raise or take but loose cards."""
+    duty, no trail ban, nothing to join, raise or take but loose cards. ``n`` is the count
+    vector of the loose numerals, or -1 when not computed yet (many positions ask no
+    question that needs it).
+
+    The ids come out ascending without a sort: the hand is walked in card order, and a
+    card's ids ascend by code (trail, captures, builds by value) and, within a code, by
+    the set's mask (the answers are kept ascending)."""
     held = 0
     """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
     twice = 0
     for c in hand:
-        bit = 1 << VALUES[c]
+        bit = _VBIT[c]
         twice |= held & bit
         held |= bit
     ids: list[int] = []
     may_trail_capturer = state._trail_capturer
-    for card in hand:
+    for card in sorted(hand):
         cv = VALUES[card]
-        key = card * NUM_CODES
         if cv == 0:
-            own = card & 3
             faces = loose >> (card & ~3) & 15
-            if faces:  # the other cards of the rank; the card's own bit squeezed out
-                faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
-                base = ID_BASE[key + CODE_CAPTURE]
-                if state._capture_all:
-                    ids.append(base + faces)
-                else:
-                    while faces:
-                        bit = faces & -faces
-                        ids.append(base + bit)
-                        faces ^= bit
-                if not may_trail_capturer:
-                    continue
-            ids.append(ID_BASE[key + CODE_TRAIL])
-            continue
-        # The id of a numeral move is ID_BASE[key + code] + the mask with the card's own bit
-        # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
-        # the low part to itself shifts it up one, then everything moves down one.
-        low = (1 << card) - 1
-        masks = sets_for(loose, cv) if reach >> cv & 1 else ()
-        if masks:
-            base = ID_BASE[key + CODE_CAPTURE]
-            for m in masks:
-                ids.append(base + ((m + (m & low)) >> 1))
-            if twice >> cv & 1:  # a call of the card's own value: onto any capture set
-                base = ID_BASE[key + CODE_BUILD + cv - 1]
-                for m in masks:
-                    ids.append(base + ((m + (m & low)) >> 1))
+            if not faces:
+                ids.append(_TRAIL_ID[card])
+                continue
             if may_trail_capturer:
-                ids.append(ID_BASE[key + CODE_TRAIL])
+                ids.append(_TRAIL_ID[card])
+            own = card & 3  # the other cards of the rank; the card's own bit squeezed out
+            faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
+            base = _CAPTURE_ID[card]
+            if state._capture_all:
+                ids.append(base + faces)
+            else:
+                while faces:
+                    bit = faces & -faces
+                    ids.append(base + bit)
+                    faces ^= bit
+            continue
+        # The id of a numeral move is ID_BASE[card * NUM_CODES + code] + the mask with the
+        # card's own bit squeezed out. As that bit is never set, (mask + (mask & low)) >> 1
+        # does it: adding the low part to itself shifts it up one, then all moves down one.
+        # ``lc``: the loose cards squeezed so; a spread answer's id is base + (lc & x).
+        towards = held & (reach << cv) & _ABOVE[cv]
+        if reach >> cv & 1:  # a capture exists (some loose numerals add up to cv)
+            if may_trail_capturer:
+                ids.append(_TRAIL_ID[card])
+            if n < 0:
+                n = loose & _NUMERALS
+                n -= (n >> 1) & _FIVES  # counts_of(loose), inlined
+                n = (n & _THREES) + ((n >> 2) & _THREES)
+            low = _BELOW[card]
+            base = _CAPTURE_ID[card]
+            nv = n & _LOW[cv]
+            if nv & _MULTI:
+                masks = _masks(loose & _LOW[cv], nv, cv, 0)
+                ids += [base + ((m + (m & low)) >> 1) for m in masks]
+                if twice >> cv & 1:  # a call of the card's own value: onto any capture set
+                    base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + cv]
+                    ids += [base + ((m + (m & low)) >> 1) for m in masks]
+            else:
+                lc = (loose + (loose & low)) >> 1
+                key = nv << 8 | cv << 4
+                xs = _SPREAD.get(key)
+                if xs is None:
+                    xs = _spread(key)
+                ids += [base + (lc & x) for x in xs]
+                if twice >> cv & 1:
+                    base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + cv]
+                    ids += [base + (lc & x) for x in xs]
+            if not towards:
+                continue
         else:
-            ids.append(ID_BASE[key + CODE_TRAIL])
+            ids.append(_TRAIL_ID[card])
+            if not towards:
+                continue
+            if n < 0:
+                n = loose & _NUMERALS
+                n -= (n >> 1) & _FIVES
+                n = (n & _THREES) + ((n >> 2) & _THREES)
+            low = _BELOW[card]
         # Builds towards every larger value v held for which some loose numerals add up to
-        # v - cv (bit v of reach << cv), visited by their bits.
-        towards = (held & reach << cv) >> (cv + 1) << (cv + 1)
+        # v - cv (bit v of reach << cv), visited by their bits, ascending.
+        lc = (loose + (loose & low)) >> 1
         while towards:
             bit = towards & -towards
-            v = bit.bit_length() - 1
-            group = sets_for(loose, v, cv)
-            if group:
-                base = ID_BASE[key + CODE_BUILD + v - 1]
-                for m in group:
-                    ids.append(base + ((m + (m & low)) >> 1))
             towards ^= bit
-    ids.sort()
+            v = bit.bit_length() - 1
+            base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + v]
+            nv = n & _LOW[v]
+            if nv & _MULTI:
+                ids += [base + ((m + (m & low)) >> 1)
+                        for m in _masks(loose & _LOW[v], nv, v, cv)]
+            else:
+                key = nv << 8 | v << 4 | cv
+                xs = _SPREAD.get(key)
+                if xs is None:
+                    xs = _spread(key)
+                ids += [base + (lc & x) for x in xs]
     return tuple(ids)
+
+
+def _squeezed(loose: int, n: int, v: int, w: int, card: int) -> list[int]:
+    """The sets of :func:`sets_for` ``(loose, v, w)`` with the bit of ``card`` (of value
+    ``w or v``) squeezed out (the part of an id above its segment's base), ascending."""
+    nv = n & _LOW[v]
+    low = _BELOW[card]
+    if nv & _MULTI:
+        return [(m + (m & low)) >> 1 for m in _masks(loose & _LOW[v], nv, v, w)]
+    key = nv << 8 | v << 4 | w
+    xs = _SPREAD.get(key)
+    if xs is None:
+        xs = _spread(key)
+    lc = (loose + (loose & low)) >> 1
+    return [lc & x for x in xs]
 
 
 def legal_ids(state: CasinoState) -> tuple[int, ...]:
@@ -651,22 +766,31 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     builds = state.builds
     loose = state._lmask
     reach = state._reach
+    n = -1
     if reach < 0:
-        reach = state._reach = reachable(loose)
+        numerals = loose & _NUMERALS
+        n = numerals - ((numerals >> 1) & _FIVES)  # counts_of(loose), inlined
+        n = (n & _THREES) + ((n >> 2) & _THREES)
+        found = _REACH.get(n)
+        reach = state._reach = found if found is not None else _reach_of(numerals, n)
     if not builds:
-        return _open_table(state, hand, loose, reach)
+        return _open_table(state, hand, loose, reach, n)
+    if n < 0:
+        n = loose & _NUMERALS
+        n -= (n >> 1) & _FIVES
+        n = (n & _THREES) + ((n >> 2) & _THREES)
     held = 0
     """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
     twice = 0
     for c in hand:
-        bit = 1 << VALUES[c]
+        bit = _VBIT[c]
         twice |= held & bit
         held |= bit
     owned = 0
     """Bit ``v``: the player owns the build of value v; ``built``: a build of v stands."""
     built = 0
     raisable: list[int] = []
-    """The values of the single builds (only those can be raised)."""
+    """The values of the single builds (only those can be raised), ascending."""
     last_turn = state.last_turn[seat]
     banned = False
     """The trail ban (option ``trail_ban``, as :func:`~.table.trail_banned` says it)."""
@@ -682,70 +806,73 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
             total += VALUES[c]
         if total == u:  # a single build (BuildUnit.multiple, without its generator)
             raisable.append(u)
+    if len(raisable) > 1:
+        raisable.sort()
     keeps = state._keeps and owned != 0
+    may_trail_capturer = state._trail_capturer
     ids: list[int] = []
-    can_capture = 0
-    """Bit ``c``: card c can capture (for option ``trail_when_capture_possible``)."""
     short = 0
-    for card in hand:
+    """The owner's duty: every build the player owns after the play needs a card of its
+    value left in the hand. ``short``: the owned values the play would leave bare."""
+    # Each card's ids in ascending order: trail, captures, the capture of the build of its
+    # value, builds by value, builds joining a standing one, raises, raises that join.
+    for card in sorted(hand):
         cv = VALUES[card]
         cbit = 1 << cv
-        key = card * NUM_CODES
         if keeps:
-            # Owner's duty: every build the player owns after the play needs a card of its
-            # value left in the hand. ``short``: the owned values the play would leave bare.
             short = owned & ~((held & ~cbit) | (twice & cbit))
         if cv == 0:
             own = card & 3
             faces = loose >> (card & ~3) & 15
-            if faces:
-                can_capture |= 1 << card
-                if not short:
-                    faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
-                    base = ID_BASE[key + CODE_CAPTURE]
-                    if state._capture_all:
-                        ids.append(base + faces)
-                    else:
-                        while faces:
-                            bit = faces & -faces
-                            ids.append(base + bit)
-                            faces ^= bit
+            if not banned and not short and (may_trail_capturer or not faces):
+                ids.append(_TRAIL_ID[card])
+            if faces and not short:
+                faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
+                base = _CAPTURE_ID[card]
+                if state._capture_all:
+                    ids.append(base + faces)
+                else:
+                    while faces:
+                        bit = faces & -faces
+                        ids.append(base + bit)
+                        faces ^= bit
             continue
-        low = (1 << card) - 1
-        masks = sets_for(loose, cv) if reach >> cv & 1 else ()
-        if masks:
-            can_capture |= 1 << card
-            if not short:
-                base = ID_BASE[key + CODE_CAPTURE]
-                for m in masks:
-                    ids.append(base + ((m + (m & low)) >> 1))
-        if built & cbit:
-            can_capture |= 1 << card
-            if not short or short == cbit:
-                base = ID_BASE[key + CODE_CAPTURE_BUILD]
-                ids.append(base)  # the build alone
-                for m in masks:
-                    ids.append(base + ((m + (m & low)) >> 1))
+        key = card * NUM_CODES
+        caps: list[int] = (_squeezed(loose, n, cv, 0, card) if reach >> cv & 1 else [])
+        if not banned and not short and (may_trail_capturer or not (caps or built & cbit)):
+            ids.append(_TRAIL_ID[card])
+        if caps and not short:
+            base = _CAPTURE_ID[card]
+            ids += [base + m for m in caps]
+        if built & cbit and (not short or short == cbit):
+            base = ID_BASE[key + CODE_CAPTURE_BUILD]
+            ids.append(base)  # the build alone
+            ids += [base + m for m in caps]
         # Builds and calls of value v (the new build needs a v left in the hand too): a
         # call of the card's own value when two are held, and every larger value held that
         # some loose numerals complete (bit v of reach << cv); with an owner's duty only
-        # the one value it leaves bare.
-        towards = ((held & reach << cv) >> (cv + 1) << (cv + 1)) | (twice & cbit)
+        # the one value it leaves bare. Those joining a standing build come after the
+        # others (their codes are larger).
+        towards = (held & (reach << cv) & _ABOVE[cv]) | (twice & cbit)
         if short:
             towards &= short if short & (short - 1) == 0 else 0
+        merged: list[int] = []
         while towards:
             bit = towards & -towards
             towards ^= bit
             v = bit.bit_length() - 1
-            group = masks if v == cv else sets_for(loose, v, cv)
+            group = caps if v == cv else _squeezed(loose, n, v, cv, card)
             if built & bit:
-                base = ID_BASE[key + CODE_BUILD_MERGE + v - 1]
+                base = ID_BASE[key + CODE_BUILD_MERGE - 1 + v]
                 if v == cv:
-                    ids.append(base)  # the card alone onto the build of its value
+                    merged.append(base)  # the card alone onto the build of its value
+                merged += [base + m for m in group]
             else:
-                base = ID_BASE[key + CODE_BUILD + v - 1]
-            for m in group:
-                ids.append(base + ((m + (m & low)) >> 1))
+                base = ID_BASE[key + CODE_BUILD - 1 + v]
+                ids += [base + m for m in group]
+        if merged:
+            ids += merged
+            merged = []
         # raises of single builds
         for u in raisable:
             w = u + cv
@@ -753,22 +880,14 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 continue
             if short and short & ~(1 << u) not in (0, 1 << w):
                 continue
-            ids.append(ID_BASE[key + (CODE_RAISE_MERGE if built >> w & 1 else CODE_RAISE)
-                               + u - 1])
-    # trails
-    if not banned:
-        check = not state._trail_capturer
-        for card in hand:
-            if check and can_capture >> card & 1:
-                continue
-            if keeps:
-                cbit = 1 << VALUES[card]
-                if owned & ~((held & ~cbit) | (twice & cbit)):
-                    continue
-            ids.append(ID_BASE[card * NUM_CODES + CODE_TRAIL])
+            if built >> w & 1:
+                merged.append(ID_BASE[key + CODE_RAISE_MERGE - 1 + u])
+            else:
+                ids.append(ID_BASE[key + CODE_RAISE - 1 + u])
+        if merged:
+            ids += merged
     if not ids:
         # Only reachable when the owner's duties are off: a player who may not trail
         # and has nothing else to do may trail after all (documented decision).
-        ids = [ID_BASE[c * NUM_CODES + CODE_TRAIL] for c in hand]
-    ids.sort()
+        ids = [_TRAIL_ID[c] for c in sorted(hand)]
     return tuple(ids)
