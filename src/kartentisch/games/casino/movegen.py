@@ -640,16 +640,47 @@ _ABOVE: Final[tuple[int, ...]] = tuple(0x7FF & ~((2 << v) - 1) for v in range(11
 with loose cards, not counting calls)."""
 
 
-def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int,
-                n: int) -> tuple[int, ...]:
-    """:func:`legal_ids` when no build stands on the table (most positions): no owner's
-    duty, no trail ban, nothing to join, raise or take but loose cards. ``n`` is the count
-    vector of the loose numerals, or -1 when not computed yet (many positions ask no
-    question that needs it).
+def _squeezed(loose: int, n: int, v: int, w: int, card: int) -> list[int]:
+    """The sets of :func:`sets_for` ``(loose, v, w)`` with the bit of ``card`` (of value
+    ``w or v``) squeezed out (the part of an id above its segment's base), ascending."""
+    nv = n & _LOW[v]
+    low = _BELOW[card]
+    if nv & _MULTI:
+        return [(m + (m & low)) >> 1 for m in _masks(loose & _LOW[v], nv, v, w)]
+    key = nv << 8 | v << 4 | w
+    xs = _SPREAD.get(key)
+    if xs is None:
+        xs = _spread(key)
+    lc = (loose + (loose & low)) >> 1
+    return [lc & x for x in xs]
 
-    The ids come out ascending without a sort: the hand is walked in card order, and a
-    card's ids ascend by code (trail, captures, builds by value) and, within a code, by
-    the set's mask (the answers are kept ascending)."""
+
+def legal_ids(state: CasinoState) -> tuple[int, ...]:
+    """The ids of every legal move of the player to act, ascending (empty when over).
+
+    Here the positions without a build on the table (three in four: no owner's duty, no
+    trail ban, nothing to join, raise or take but loose cards); :func:`_built_table` the
+    others. The ids come out ascending without a sort: the hand is walked in card order,
+    and a card's ids ascend by code (trail, captures, builds by value) and, within a code,
+    by the set's mask (the answers are kept ascending). The ids are appended in loops, not
+    made by comprehensions: most answers hold one or two sets, and a comprehension is a
+    call."""
+    if state.phase == "over":
+        return ()
+    seat = state._current
+    hand = state.hands[seat]
+    loose = state._lmask
+    reach = state._reach
+    n = -1
+    """The count vector of the loose numerals, or -1 while no question needed it."""
+    if reach < 0:
+        numerals = loose & _NUMERALS
+        n = numerals - ((numerals >> 1) & _FIVES)  # counts_of(loose), inlined
+        n = (n & _THREES) + ((n >> 2) & _THREES)
+        found = _REACH.get(n)
+        reach = state._reach = found if found is not None else _reach_of(numerals, n)
+    if state.builds:
+        return _built_table(state, seat, hand, loose, reach, n)
     held = 0
     """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
     twice = 0
@@ -696,20 +727,24 @@ def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int,
             nv = n & _LOW[cv]
             if nv & _MULTI:
                 masks = _masks(loose & _LOW[cv], nv, cv, 0)
-                ids += [base + ((m + (m & low)) >> 1) for m in masks]
+                for m in masks:
+                    ids.append(base + ((m + (m & low)) >> 1))
                 if twice >> cv & 1:  # a call of the card's own value: onto any capture set
                     base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + cv]
-                    ids += [base + ((m + (m & low)) >> 1) for m in masks]
+                    for m in masks:
+                        ids.append(base + ((m + (m & low)) >> 1))
             else:
                 lc = (loose + (loose & low)) >> 1
                 key = nv << 8 | cv << 4
                 xs = _SPREAD.get(key)
                 if xs is None:
                     xs = _spread(key)
-                ids += [base + (lc & x) for x in xs]
+                for x in xs:
+                    ids.append(base + (lc & x))
                 if twice >> cv & 1:
                     base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + cv]
-                    ids += [base + (lc & x) for x in xs]
+                    for x in xs:
+                        ids.append(base + (lc & x))
             if not towards:
                 continue
         else:
@@ -731,50 +766,22 @@ def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int,
             base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + v]
             nv = n & _LOW[v]
             if nv & _MULTI:
-                ids += [base + ((m + (m & low)) >> 1)
-                        for m in _masks(loose & _LOW[v], nv, v, cv)]
+                for m in _masks(loose & _LOW[v], nv, v, cv):
+                    ids.append(base + ((m + (m & low)) >> 1))
             else:
                 key = nv << 8 | v << 4 | cv
                 xs = _SPREAD.get(key)
                 if xs is None:
                     xs = _spread(key)
-                ids += [base + (lc & x) for x in xs]
+                for x in xs:
+                    ids.append(base + (lc & x))
     return tuple(ids)
 
 
-def _squeezed(loose: int, n: int, v: int, w: int, card: int) -> list[int]:
-    """The sets of :func:`sets_for` ``(loose, v, w)`` with the bit of ``card`` (of value
-    ``w or v``) squeezed out (the part of an id above its segment's base), ascending."""
-    nv = n & _LOW[v]
-    low = _BELOW[card]
-    if nv & _MULTI:
-        return [(m + (m & low)) >> 1 for m in _masks(loose & _LOW[v], nv, v, w)]
-    key = nv << 8 | v << 4 | w
-    xs = _SPREAD.get(key)
-    if xs is None:
-        xs = _spread(key)
-    lc = (loose + (loose & low)) >> 1
-    return [lc & x for x in xs]
-
-
-def legal_ids(state: CasinoState) -> tuple[int, ...]:
-    """The ids of every legal move of the player to act, ascending (empty when over)."""
-    if state.phase == "over":
-        return ()
-    seat = state._current
-    hand = state.hands[seat]
+def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, reach: int,
+                 n: int) -> tuple[int, ...]:
+    """:func:`legal_ids` when builds stand on the table (``n`` as there)."""
     builds = state.builds
-    loose = state._lmask
-    reach = state._reach
-    n = -1
-    if reach < 0:
-        numerals = loose & _NUMERALS
-        n = numerals - ((numerals >> 1) & _FIVES)  # counts_of(loose), inlined
-        n = (n & _THREES) + ((n >> 2) & _THREES)
-        found = _REACH.get(n)
-        reach = state._reach = found if found is not None else _reach_of(numerals, n)
-    if not builds:
-        return _open_table(state, hand, loose, reach, n)
     if n < 0:
         n = loose & _NUMERALS
         n -= (n >> 1) & _FIVES
