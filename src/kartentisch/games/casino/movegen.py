@@ -620,14 +620,29 @@ def _reach_of(mask: int, n: int) -> int:
         mask ^= low
     if len(_REACH) >= _SETS_LIMIT:
         _keep_tracked(_REACH)
+        _spread_sums()
     _REACH[n] = reach
     return reach
 
 
+def _spread_sums() -> None:
+    """Put in :data:`_REACH` the sums of every table with at most one card of each value
+    (1,024 count vectors, made value by value: the sums without the value, and those plus
+    it), so that only tables holding two cards of a value are ever computed card by card
+    (most tables hold at most one of each value; a fresh process missed on a third)."""
+    sums = {0: 1}
+    for t in range(1, 11):
+        bit = 1 << 4 * (t - 1)
+        for n, reach in list(sums.items()):
+            sums[n | bit] = reach | (reach << t) & 0x7FF
+    _REACH.update(sums)
+
+
 _REACH: Final[dict[int, int]] = {}
 """:func:`reachable` by the count vector of the loose numerals (a pure cache, emptied at
-:data:`_SETS_LIMIT` entries)."""
+:data:`_SETS_LIMIT` entries, then given the tables of :func:`_spread_sums` again)."""
 _keep_tracked(_REACH)
+_spread_sums()
 
 _TRAIL_ID: Final[tuple[int, ...]] = tuple(ID_BASE[c * NUM_CODES + CODE_TRAIL] for c in range(52))
 _CAPTURE_ID: Final[tuple[int, ...]] = tuple(
