@@ -429,10 +429,16 @@ def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     the move generator sorts the ids it makes)."""
     limit = n | _GUARD
     support = (n | n >> 1 | n >> 2) & _ONES
-    groups = [g for g in _on_table(support, v) if (limit - g) & _GUARD == _GUARD]
+    candidates = _ON_TABLE.get(support << 4 | v)  # (the cache asked here: no call on a hit)
+    if candidates is None:
+        candidates = _on_table(support, v)
+    groups = [g for g in candidates if (limit - g) & _GUARD == _GUARD]
     if w:  # the loose part of the card's group: a group of v - w (see _JOINS)
-        found = {x for x in _on_table(support & _LOW[v - w], v - w)
-                 if (limit - x) & _GUARD == _GUARD}
+        support &= _LOW[v - w]
+        candidates = _ON_TABLE.get(support << 4 | (v - w))
+        if candidates is None:
+            candidates = _on_table(support, v - w)
+        found = {x for x in candidates if (limit - x) & _GUARD == _GUARD}
     elif groups:
         found = {0}
     else:
@@ -865,11 +871,13 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
             ids.append(_TRAIL_ID[card])
         if caps and not short:
             base = _CAPTURE_ID[card]
-            ids += [base + m for m in caps]
+            for m in caps:
+                ids.append(base + m)
         if built & cbit and (not short or short == cbit):
             base = ID_BASE[key + CODE_CAPTURE_BUILD]
             ids.append(base)  # the build alone
-            ids += [base + m for m in caps]
+            for m in caps:
+                ids.append(base + m)
         # Builds and calls of value v (the new build needs a v left in the hand too): a
         # call of the card's own value when two are held, and every larger value held that
         # some loose numerals complete (bit v of reach << cv); with an owner's duty only
@@ -888,10 +896,12 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
                 base = ID_BASE[key + CODE_BUILD_MERGE - 1 + v]
                 if v == cv:
                     merged.append(base)  # the card alone onto the build of its value
-                merged += [base + m for m in group]
+                for m in group:
+                    merged.append(base + m)
             else:
                 base = ID_BASE[key + CODE_BUILD - 1 + v]
-                ids += [base + m for m in group]
+                for m in group:
+                    ids.append(base + m)
         if merged:
             ids += merged
             merged = []
