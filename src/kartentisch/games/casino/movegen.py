@@ -1,4 +1,4 @@
-"""Casino's legal moves: every distinct move of the player to act, as sorted action ids.
+"""Casino's legal moves: every distinct move of the player to act, as ascending action ids.
 
 Moves are generated as ids, never as action objects: a search asks for the legal moves of
 many positions and plays few of the moves it sees, and an id is one ``int`` addition away
@@ -11,15 +11,22 @@ Speed: no search per move, and no bookkeeping per play. Which sets of loose nume
 card may take or join depends only on the loose numerals' *mask* (bit ``c`` for card
 ``c``), and whether a set is allowed only on how many cards of each value it holds: a
 capture with a card of value v takes sets that split into groups adding up to v; a build
-of v with a card of value w < v joins sets that, with the card, split so. So
-:func:`sets_for` answers from two shared tables:
+of v with a card of value w < v joins sets that, with the card, split so. So the
+answers (:func:`sets_for`) come from two shared tables, by (how many loose cards of each
+value <= v, v, w), which tables of different cards but equal counts share:
 
-* ``_SETS``, by (loose mask restricted to values <= v, v, w): the answer itself, as
-  masks (a pure cache of the recent answers; small values repeat often);
-* ``_COUNTS``, by (how many loose cards of each value <= v, v, w): the *count vectors*
-  allowed (how many cards of each value the set holds), built from the integer
-  partitions of v, which :func:`_expand` turns into masks by choosing the cards of each
-  value. Tables of different cards but equal counts share it, so it nearly always hits.
+* ``_SPREAD``, for tables with at most one card of each value (85% of the questions in
+  random play): the allowed *count vectors* (how many cards of each value a set holds)
+  with each value's nibble filled, so that a set is ``loose & filled``, and squeezed for
+  the playing card, so that its id is ``base + (squeezed loose & x)``: no masks made. A
+  pair (v, w)'s answers for all 2^v such tables are made at once (:func:`_spread_table`).
+* ``_COUNTS``, for the others: the allowed count vectors, which :func:`_masks` turns into
+  masks by choosing the cards of each value.
+
+Both are built from the integer partitions of v that use values on the table
+(:func:`_on_table`). :func:`reachable`, the sums some loose numerals make, answers first
+whether a question has any answer at all. The ids are made in ascending order (answers
+kept ascending, the hand walked in card order), so they are never sorted.
 
 Memory: every cache here is bounded (emptied when full) and small enough to stay in the
 processor's caches; unbounded tables of every action and answer seen grew to hundreds of
@@ -399,17 +406,13 @@ _CHOOSE: Final = _choices()
 ``k + 1`` whose suits are the bits of ``nibble``."""
 
 Plan = tuple[tuple[int, int], ...]
-"""A count vector as :func:`_expand` reads it: for each value held, ``(k * 80 + j, 4 * k)``
+"""A count vector as :func:`_masks` reads it: for each value held, ``(k * 80 + j, 4 * k)``
 (``j`` cards of value ``k + 1``: the part of a :data:`_CHOOSE` index that does not depend
 on the table, and where that value's nibble sits in a mask)."""
 
 
 _COUNTS: Final[dict[int, tuple[Plan, ...]]] = {}
 """Allowed count vectors by ``counts << 8 | v << 4 | w`` (see the module docstring)."""
-_SETS: Final[dict[int, tuple[int, ...]]] = {}
-"""Allowed masks by ``mask << 8 | v << 4 | w``, emptied at :data:`_SETS_LIMIT` entries:
-fewer than half of these questions repeat, so a larger table missed the memory caches
-more than the answers it kept saved."""
 _SETS_LIMIT: Final = 1 << 14
 _CACHE_LIMIT: Final = 100_000
 _MULTI: Final = 0xEEEEEEEEEE
@@ -417,16 +420,15 @@ _MULTI: Final = 0xEEEEEEEEEE
 most one of each value."""
 _SPREAD: Final[dict[int, tuple[int, ...]]] = {}
 """For loose cards with at most one card of each value: the allowed count vectors by the
-key of :data:`_COUNTS`, each times 15 (every nibble of a value held all ones), so that a
-set's mask is ``loose & x``: the one card of each value the vector holds. Most questions
-are of this kind (85% in random play); they need no table of masks (:data:`_SETS`) and
-no expansion."""
+key of :data:`_COUNTS`, each times 15 (every nibble of a value held all ones) and then
+squeezed for the playing card, ascending (see :func:`_spread_table`): the squeezed loose
+cards ``& x`` is the part of a set's id above its segment's base."""
 
 
 def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     """Every count vector ``x <= n`` (not 0) that splits into groups of v, with one of the
     groups completed by a card of value ``w`` when ``w`` is not 0 (in no particular order:
-    the move generator sorts the ids it makes)."""
+    the answers made from them are sorted when made)."""
     limit = n | _GUARD
     support = (n | n >> 1 | n >> 2) & _ONES
     candidates = _ON_TABLE.get(support << 4 | v)  # (the cache asked here: no call on a hit)
@@ -481,7 +483,7 @@ def _on_table(support: int, v: int) -> tuple[int, ...]:
     return found
 _PLAN_OF: Final[dict[int, Plan]] = {}
 """The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
-for _cache in (_COUNTS, _SETS, _ON_TABLE, _PLAN_OF, _SPREAD):
+for _cache in (_COUNTS, _ON_TABLE, _PLAN_OF, _SPREAD):
     _keep_tracked(_cache)
 
 
@@ -498,40 +500,34 @@ def _plans(vectors: tuple[int, ...]) -> tuple[Plan, ...]:
     return tuple(out)
 
 
-def _expand(plans: tuple[Plan, ...], mask: int) -> tuple[int, ...]:
-    """The masks of the loose cards (``mask``) with each count vector in ``plans``."""
+def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
+    """:func:`sets_for`'s answer, ascending, for ``loose`` already restricted to the values
+    at most ``v`` and ``n`` its count vector: the count vectors of :data:`_COUNTS`, each
+    expanded into the masks of the loose cards with those counts (a choice of cards for
+    each value, from :data:`_CHOOSE`).
+
+    (A cache of these answers by the table's mask hit on one question in eight in random
+    play, and cost more than it saved.)"""
+    ckey = n << 8 | v << 4 | w
+    plans = _COUNTS.get(ckey)
+    if plans is None:
+        if len(_COUNTS) >= _CACHE_LIMIT:
+            _keep_tracked(_COUNTS)
+        plans = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
     out: list[int] = []
     for plan in plans:
-        if len(plan) == 1:
-            kj, shift = plan[0]
-            out.extend(_CHOOSE[kj + (mask >> shift & 15) * 5])
-            continue
         kj, shift = plan[0]
-        sets = list(_CHOOSE[kj + (mask >> shift & 15) * 5])
+        subs = _CHOOSE[kj + (loose >> shift & 15) * 5]
+        if len(plan) == 1:
+            out += subs
+            continue
+        sets = list(subs)
         for kj, shift in plan[1:]:
-            subs = _CHOOSE[kj + (mask >> shift & 15) * 5]
+            subs = _CHOOSE[kj + (loose >> shift & 15) * 5]
             sets = [m | s for m in sets for s in subs]
-        out.extend(sets)
-    return tuple(out)
-
-
-def _masks(loose: int, n: int, v: int, w: int) -> tuple[int, ...]:
-    """:func:`sets_for`'s answer, ascending, for ``loose`` already restricted to the values
-    at most ``v`` and ``n`` its count vector: from :data:`_SETS`, else expanded from the
-    count vectors of :data:`_COUNTS` (ascending, so the ids made from them ascend too)."""
-    key = loose << 8 | v << 4 | w
-    found = _SETS.get(key)
-    if found is None:
-        ckey = n << 8 | v << 4 | w
-        vectors = _COUNTS.get(ckey)
-        if vectors is None:
-            if len(_COUNTS) >= _CACHE_LIMIT:
-                _keep_tracked(_COUNTS)
-            vectors = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
-        if len(_SETS) >= _SETS_LIMIT:
-            _keep_tracked(_SETS)
-        found = _SETS[key] = tuple(sorted(_expand(vectors, loose))) if vectors else ()
-    return found
+        out += sets
+    out.sort()
+    return out
 
 
 def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
@@ -550,7 +546,7 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
     loose &= _LOW[v]
     n = loose - ((loose >> 1) & _FIVES)  # counts_of(loose), inlined
     n = (n & _THREES) + ((n >> 2) & _THREES)
-    return _masks(loose, n, v, w)
+    return tuple(_masks(loose, n, v, w))
 
 
 def _spread(key: int) -> tuple[int, ...]:
