@@ -12,21 +12,21 @@ card may take or join depends only on the loose numerals' *mask* (bit ``c`` for 
 ``c``), and whether a set is allowed only on how many cards of each value it holds: a
 capture with a card of value v takes sets that split into groups adding up to v; a build
 of v with a card of value w < v joins sets that, with the card, split so. So the
-answers (:func:`sets_for`) come from two shared tables, by (how many loose cards of each
-value <= v, v, w), which tables of different cards but equal counts share:
+answers (:func:`sets_for`) are found in two ways:
 
-* ``_SPREAD``, for tables with at most one card of each value (85% of the questions in
-  random play): the allowed *count vectors* (how many cards of each value a set holds)
-  with each value's nibble filled, so that a set is ``loose & filled``, and squeezed for
-  the playing card, so that its id is ``base + (squeezed loose & x)``: no masks made. A
-  pair (v, w)'s answers for all 2^v such tables are made at once (:func:`_spread_table`).
-* ``_COUNTS``, for the others: the allowed count vectors, which :func:`_masks` turns into
-  masks by choosing the cards of each value.
+* for tables with at most one card of each value (85% of the questions in random play),
+  in ``_SPREAD``, by (which values <= v lie loose, v, w): the allowed *count vectors*
+  (how many cards of each value a set holds) with each value's nibble filled, so that a
+  set is ``loose & filled``, and squeezed for the playing card, so that its id is
+  ``base + (squeezed loose & x)``: no masks made. A pair (v, w)'s answers for all 2^v
+  such tables are made at once (:func:`_spread_table`), from the integer partitions of v.
+* for the others, on the cards themselves (:func:`_masks`): the unions of disjoint
+  single groups, each group's cards chosen by its count vector.
 
-Both are built from the integer partitions of v that use values on the table
-(:func:`_on_table`). :func:`reachable`, the sums some loose numerals make, answers first
-whether a question has any answer at all. The ids are made in ascending order (answers
-kept ascending, the hand walked in card order), so they are never sorted.
+Both ask :func:`_on_table` for the groups of v that use only values on the table. First
+:func:`reachable`, the sums some loose numerals make, says whether a question has any
+answer at all. The ids are made in ascending order (answers kept ascending, the hand
+walked in card order), so they are never sorted.
 
 Memory: every cache here is bounded (emptied when full) and small enough to stay in the
 processor's caches; unbounded tables of every action and answer seen grew to hundreds of
@@ -406,23 +406,22 @@ _CHOOSE: Final = _choices()
 ``k + 1`` whose suits are the bits of ``nibble``."""
 
 Plan = tuple[tuple[int, int], ...]
-"""A count vector as :func:`_masks` reads it: for each value held, ``(k * 80 + j, 4 * k)``
+"""A count vector as :func:`_group_masks` reads it: for each value held, ``(k * 80 + j, 4 * k)``
 (``j`` cards of value ``k + 1``: the part of a :data:`_CHOOSE` index that does not depend
 on the table, and where that value's nibble sits in a mask)."""
 
 
-_COUNTS: Final[dict[int, tuple[Plan, ...]]] = {}
-"""Allowed count vectors by ``counts << 8 | v << 4 | w`` (see the module docstring)."""
 _SETS_LIMIT: Final = 1 << 14
 _CACHE_LIMIT: Final = 100_000
 _MULTI: Final = 0xEEEEEEEEEE
 """The bits of a count vector above each value's lowest: none set when the cards hold at
 most one of each value."""
 _SPREAD: Final[dict[int, tuple[int, ...]]] = {}
-"""For loose cards with at most one card of each value: the allowed count vectors by the
-key of :data:`_COUNTS`, each times 15 (every nibble of a value held all ones) and then
-squeezed for the playing card, ascending (see :func:`_spread_table`): the squeezed loose
-cards ``& x`` is the part of a set's id above its segment's base."""
+"""For loose cards with at most one card of each value: the allowed count vectors by
+``counts << 8 | v << 4 | w`` (the counts of the values <= v), each times 15 (every nibble
+of a value held all ones) and then squeezed for the playing card, ascending (see
+:func:`_spread_table`): the squeezed loose cards ``& x`` is the part of a set's id above
+its segment's base."""
 
 
 def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
@@ -482,40 +481,34 @@ def _on_table(support: int, v: int) -> tuple[int, ...]:
         _ON_TABLE[key] = found
     return found
 _PLAN_OF: Final[dict[int, Plan]] = {}
-"""The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
-for _cache in (_COUNTS, _ON_TABLE, _PLAN_OF, _SPREAD):
+"""The plan of each group's count vector seen (a pure cache: few small vectors recur)."""
+for _cache in (_ON_TABLE, _PLAN_OF, _SPREAD):
     _keep_tracked(_cache)
 
 
-def _plans(vectors: tuple[int, ...]) -> tuple[Plan, ...]:
-    out: list[Plan] = []
-    for x in vectors:
-        plan = _PLAN_OF.get(x)
-        if plan is None:
-            if len(_PLAN_OF) >= _CACHE_LIMIT:
-                _keep_tracked(_PLAN_OF)
-            plan = _PLAN_OF[x] = tuple([(k * 80 + (x >> 4 * k & 15), 4 * k)
-                                        for k in range(10) if x >> 4 * k & 15])
-        out.append(plan)
-    return tuple(out)
+def _plan_of(x: int) -> Plan:
+    """:data:`_PLAN_OF`'s entry for the count vector ``x``, made and kept."""
+    if len(_PLAN_OF) >= _CACHE_LIMIT:
+        _keep_tracked(_PLAN_OF)
+    plan = _PLAN_OF[x] = tuple([(k * 80 + (x >> 4 * k & 15), 4 * k)
+                                for k in range(10) if x >> 4 * k & 15])
+    return plan
 
 
-def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
-    """:func:`sets_for`'s answer, ascending, for ``loose`` already restricted to the values
-    at most ``v`` and ``n`` its count vector: the count vectors of :data:`_COUNTS`, each
-    expanded into the masks of the loose cards with those counts (a choice of cards for
-    each value, from :data:`_CHOOSE`).
-
-    (A cache of these answers by the table's mask hit on one question in eight in random
-    play, and cost more than it saved.)"""
-    ckey = n << 8 | v << 4 | w
-    plans = _COUNTS.get(ckey)
-    if plans is None:
-        if len(_COUNTS) >= _CACHE_LIMIT:
-            _keep_tracked(_COUNTS)
-        plans = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
+def _group_masks(loose: int, limit: int, support: int, v: int) -> list[int]:
+    """The masks of the single groups of v among the loose cards ``loose`` (``limit``:
+    their count vector ``| _GUARD``; ``support``: their values): each group of v that the
+    counts allow (:func:`_on_table`), with every choice of its cards (:data:`_CHOOSE`)."""
+    candidates = _ON_TABLE.get(support << 4 | v)
+    if candidates is None:
+        candidates = _on_table(support, v)
     out: list[int] = []
-    for plan in plans:
+    for g in candidates:
+        if (limit - g) & _GUARD != _GUARD:
+            continue
+        plan = _PLAN_OF.get(g)
+        if plan is None:
+            plan = _plan_of(g)
         kj, shift = plan[0]
         subs = _CHOOSE[kj + (loose >> shift & 15) * 5]
         if len(plan) == 1:
@@ -526,8 +519,34 @@ def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
             subs = _CHOOSE[kj + (loose >> shift & 15) * 5]
             sets = [m | s for m in sets for s in subs]
         out += sets
-    out.sort()
     return out
+
+
+def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
+    """:func:`sets_for`'s answer, ascending, for ``loose`` already restricted to the values
+    at most ``v`` and ``n`` its count vector: found on the cards themselves, as the unions
+    of disjoint groups of v (:func:`_group_masks`), starting from nothing (a capture) or
+    from each group of v - w (a build of v with a card of w: the rest of the card's group).
+
+    For tables holding two or more cards of some value (15% of the questions): a cache by
+    the count vector (as for the other tables) missed on three of four of these questions
+    in random play, by the table's mask on seven of eight, and a group rarely has more than
+    a few choices of cards, so answering afresh costs less than either did."""
+    limit = n | _GUARD
+    support = (n | n >> 1 | n >> 2) & _ONES
+    groups = _group_masks(loose, limit, support, v)
+    if w:
+        found = set(_group_masks(loose, limit, support & _LOW[v - w], v - w))
+    elif groups:
+        found = {0}
+    else:
+        return []
+    for g in groups:
+        for m in list(found):  # g onto every set found so far that it does not meet
+            if not m & g:
+                found.add(m | g)
+    found.discard(0)
+    return sorted(found)
 
 
 def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
