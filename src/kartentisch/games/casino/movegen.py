@@ -495,10 +495,18 @@ def _plan_of(x: int) -> Plan:
     return plan
 
 
-def _group_masks(loose: int, limit: int, support: int, v: int) -> list[int]:
-    """The masks of the single groups of v among the loose cards ``loose`` (``limit``:
-    their count vector ``| _GUARD``; ``support``: their values): each group of v that the
-    counts allow (:func:`_on_table`), with every choice of its cards (:data:`_CHOOSE`)."""
+_GROUPS_OF: Final[dict[int, tuple[int, ...]]] = {}
+""":func:`_group_masks` by ``loose << 4 | v`` (the loose cards of values <= v), emptied at
+:data:`_SETS_LIMIT` entries: two in five of these questions repeat (a third within one
+position, asked for a capture and for builds of the same value)."""
+_keep_tracked(_GROUPS_OF)
+
+
+def _group_masks(loose: int, limit: int, support: int, v: int) -> tuple[int, ...]:
+    """The masks of the single groups of v among the loose cards ``loose`` (of values <= v;
+    ``limit``: their count vector ``| _GUARD``; ``support``: their values): each group of v
+    that the counts allow (:func:`_on_table`), with every choice of its cards
+    (:data:`_CHOOSE`); made and kept in :data:`_GROUPS_OF`."""
     candidates = _ON_TABLE.get(support << 4 | v)
     if candidates is None:
         candidates = _on_table(support, v)
@@ -519,7 +527,10 @@ def _group_masks(loose: int, limit: int, support: int, v: int) -> list[int]:
             subs = _CHOOSE[kj + (loose >> shift & 15) * 5]
             sets = [m | s for m in sets for s in subs]
         out += sets
-    return out
+    if len(_GROUPS_OF) >= _SETS_LIMIT:
+        _keep_tracked(_GROUPS_OF)
+    found = _GROUPS_OF[loose << 4 | v] = tuple(out)
+    return found
 
 
 def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
@@ -528,15 +539,22 @@ def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
     of disjoint groups of v (:func:`_group_masks`), starting from nothing (a capture) or
     from each group of v - w (a build of v with a card of w: the rest of the card's group).
 
-    For tables holding two or more cards of some value (15% of the questions): a cache by
-    the count vector (as for the other tables) missed on three of four of these questions
-    in random play, by the table's mask on seven of eight, and a group rarely has more than
-    a few choices of cards, so answering afresh costs less than either did."""
+    For tables holding two or more cards of some value (15% of the questions): a cache of
+    the answers by the count vector (as for the other tables) missed on three of four of
+    these questions in random play, by the table's mask on seven of eight; the single
+    groups, which a capture and the builds of one value share, repeat more (kept in
+    :data:`_GROUPS_OF`), and the unions are few."""
     limit = n | _GUARD
     support = (n | n >> 1 | n >> 2) & _ONES
-    groups = _group_masks(loose, limit, support, v)
+    groups = _GROUPS_OF.get(loose << 4 | v)
+    if groups is None:
+        groups = _group_masks(loose, limit, support, v)
     if w:
-        found = set(_group_masks(loose, limit, support & _LOW[v - w], v - w))
+        rest = loose & _LOW[v - w]
+        joins = _GROUPS_OF.get(rest << 4 | (v - w))
+        if joins is None:
+            joins = _group_masks(rest, limit, support & _LOW[v - w], v - w)
+        found = set(joins)
     elif groups:
         found = {0}
     else:
