@@ -725,8 +725,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
     hand = state.hands[seat]
     loose = state._lmask
     reach = state._reach
-    n = -1
-    """The count vector of the loose numerals, or -1 while no question needed it."""
+    n = -1  # the count vector of the loose numerals, or -1 while no question needed it
     if reach < 0:
         numerals = loose & _NUMERALS
         n = numerals - ((numerals >> 1) & _FIVES)  # counts_of(loose), inlined
@@ -735,8 +734,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         reach = state._reach = found if found is not None else _reach_of(numerals, n)
     if state.builds:
         return _built_table(state, seat, hand, loose, reach, n)
-    held = 0
-    """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
+    held = 0  # bit v: a card of value v is in the hand; twice: at least two
     twice = 0
     for c in hand:
         bit = _VBIT[c]
@@ -768,7 +766,9 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
         # card's own bit squeezed out. As that bit is never set, (mask + (mask & low)) >> 1
         # does it: adding the low part to itself shifts it up one, then all moves down one.
         # ``lc``: the loose cards squeezed so; a spread answer's id is base + (lc & x).
-        towards = held & (reach << cv) & _ABOVE[cv]
+        # Builds towards every larger value v held for which some loose numerals add up
+        # to v - cv: bit j stands for value cv + 1 + j.
+        towards = (held >> cv & reach) >> 1
         if reach >> cv & 1:  # a capture exists (some loose numerals add up to cv)
             if may_trail_capturer:
                 ids.append(_TRAIL_ID[card])
@@ -810,13 +810,12 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 n -= (n >> 1) & _FIVES
                 n = (n & _THREES) + ((n >> 2) & _THREES)
             low = _BELOW[card]
-        # Builds towards every larger value v held for which some loose numerals add up to
-        # v - cv (bit v of reach << cv), visited by their bits, ascending.
+        # The builds, visited by their bits, ascending.
         lc = (loose + (loose & low)) >> 1
         while towards:
             bit = towards & -towards
             towards ^= bit
-            v = bit.bit_length() - 1
+            v = cv + bit.bit_length()
             base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + v]
             nv = n & _LOW[v]
             if nv & _MULTI:
@@ -840,21 +839,17 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
         n = loose & _NUMERALS
         n -= (n >> 1) & _FIVES
         n = (n & _THREES) + ((n >> 2) & _THREES)
-    held = 0
-    """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
+    held = 0  # bit v: a card of value v is in the hand; twice: at least two
     twice = 0
     for c in hand:
         bit = _VBIT[c]
         twice |= held & bit
         held |= bit
-    owned = 0
-    """Bit ``v``: the player owns the build of value v; ``built``: a build of v stands."""
+    owned = 0  # bit v: the player owns the build of value v; built: a build of v stands
     built = 0
-    raisable: list[int] = []
-    """The values of the single builds (only those can be raised), ascending."""
+    raisable: list[int] = []  # the values of the single builds (only those can be raised)
     last_turn = state.last_turn[seat]
-    banned = False
-    """The trail ban (option ``trail_ban``, as :func:`~.table.trail_banned` says it)."""
+    banned = False  # the trail ban (option trail_ban, as table.trail_banned says it)
     every_turn = state._every_turn
     for u, b in builds.items():
         built |= 1 << u
@@ -872,9 +867,9 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
     keeps = state._keeps and owned != 0
     may_trail_capturer = state._trail_capturer
     ids: list[int] = []
+    # The owner's duty: every build the player owns after the play needs a card of its
+    # value left in the hand. ``short``: the owned values the play would leave bare.
     short = 0
-    """The owner's duty: every build the player owns after the play needs a card of its
-    value left in the hand. ``short``: the owned values the play would leave bare."""
     # Each card's ids in ascending order: trail, captures, the capture of the build of its
     # value, builds by value, builds joining a standing one, raises, raises that join.
     for card in sorted(hand):
