@@ -297,3 +297,49 @@ def test_legal_ids_ascend_without_a_sort(options: dict[str, object]) -> None:
         assert list(ids) == sorted(set(ids)), (state.hands[state.current_player], state.loose)
         seen_builds += bool(state.builds)
     assert seen_builds > 50
+
+
+def _splits(values: list[int], v: int) -> bool:
+    """Whether ``values`` split into groups each adding up to ``v`` (a plain search)."""
+    if not values:
+        return True
+    first, rest = values[0], values[1:]
+
+    def grow(total: int, left: list[int], start: int) -> bool:
+        if total == v:
+            return _splits(left, v)
+        for i in range(start, len(left)):
+            if total + left[i] <= v and grow(total + left[i], left[:i] + left[i + 1:], i):
+                return True
+        return False
+
+    return grow(first, rest, 0)
+
+
+def test_sets_for_is_the_plain_search_also_with_repeated_values() -> None:
+    """``sets_for`` against every subset of the loose numerals, on tables that hold two or
+    more cards of a value (answered on the cards) and tables that do not (from the spread
+    tables), for captures and builds."""
+    from itertools import combinations
+
+    from kartentisch.games.casino.movegen import sets_for
+
+    rng = random.Random(11)
+    for trial in range(300):
+        count = rng.randrange(1, 8)
+        if trial % 2:  # several cards of few values
+            pool = [c for c in range(40) if VALUES[c] <= rng.randrange(3, 11)]
+        else:
+            pool = list(range(40))
+        cards = rng.sample(pool, min(count, len(pool)))
+        loose = sum(1 << c for c in cards) | 1 << 44  # a face card too: never in a set
+        v = rng.randrange(1, 11)
+        w = rng.randrange(0, v)
+        usable = [c for c in cards if VALUES[c] <= v]
+        want = sorted(
+            sum(1 << c for c in subset)
+            for k in range(1, len(usable) + 1)
+            for subset in combinations(usable, k)
+            if _splits(sorted([VALUES[c] for c in subset] + ([w] if w else []),
+                              reverse=True), v))
+        assert list(sets_for(loose, v, w)) == want, (sorted(cards), v, w)
