@@ -554,11 +554,13 @@ def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
         joins = _GROUPS_OF.get(rest << 4 | (v - w))
         if joins is None:
             joins = _group_masks(rest, limit, support & _LOW[v - w], v - w)
+        if not groups:
+            return sorted(joins)
         found = set(joins)
-    elif groups:
-        found = {0}
+    elif len(groups) < 2:  # no group or one: nothing to unite
+        return list(groups)
     else:
-        return []
+        found = {0}
     for g in groups:
         for m in list(found):  # g onto every set found so far that it does not meet
             if not m & g:
