@@ -691,6 +691,12 @@ _CAPTURE_ID: Final[tuple[int, ...]] = tuple(
 _VBIT: Final[tuple[int, ...]] = tuple(1 << VALUES[c] for c in range(52))
 """``_VBIT[c]``: bit ``v`` for the value v of card c (the hand's values as a mask)."""
 _BELOW: Final[tuple[int, ...]] = tuple((1 << c) - 1 for c in range(52))
+_FACES: Final[tuple[int, ...]] = tuple(
+    (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
+    for own in range(4) for faces in range(16))
+"""``_FACES[suit << 4 | faces]``: the loose cards of a face card's rank (``faces``, bit s
+for suit s) with the played card's own bit (``suit``, never loose) squeezed out: the part
+of a face capture's id above its segment's base."""
 _ABOVE: Final[tuple[int, ...]] = tuple(0x7FF & ~((2 << v) - 1) for v in range(11))
 """``_ABOVE[v]``: the bits of the values above v (the builds a card of value v may make
 with loose cards, not counting calls)."""
@@ -753,8 +759,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 continue
             if may_trail_capturer:
                 ids.append(_TRAIL_ID[card])
-            own = card & 3  # the other cards of the rank; the card's own bit squeezed out
-            faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
+            faces = _FACES[(card & 3) << 4 | faces]
             base = _CAPTURE_ID[card]
             if state._capture_all:
                 ids.append(base + faces)
@@ -880,12 +885,11 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
         if keeps:
             short = owned & ~((held & ~cbit) | (twice & cbit))
         if cv == 0:
-            own = card & 3
             faces = loose >> (card & ~3) & 15
             if not banned and not short and (may_trail_capturer or not faces):
                 ids.append(_TRAIL_ID[card])
             if faces and not short:
-                faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
+                faces = _FACES[(card & 3) << 4 | faces]
                 base = _CAPTURE_ID[card]
                 if state._capture_all:
                     ids.append(base + faces)
