@@ -307,3 +307,99 @@ def test_an_action_carrying_a_legal_id_is_played_by_it() -> None:
         assert state.to_json() == before
         state.apply(parsed)
         assert state.to_json() == by_id.to_json() == by_object.to_json()
+
+
+def test_joins_are_the_groups_of_the_rest() -> None:
+    """The loose cards that a card of value w joins into one group of v are the groups of
+    v - w: the move generator asks for those (:func:`movegen._on_table`) instead of
+    filtering every partition of v that holds w."""
+    from kartentisch.games.casino import movegen
+
+    for v in range(2, 11):
+        for w in range(1, v):
+            assert sorted(movegen._JOINS[v * 11 + w]) == sorted(movegen._GROUPS[v - w])
+
+
+def test_spread_answers_are_the_squeezed_sets() -> None:
+    """For tables with at most one card of each value, the kept answers (filled vectors,
+    squeezed for the playing card) give, with the table squeezed for any card of the
+    playing value, exactly the squeezed sets of ``sets_for``, ascending."""
+    from kartentisch.games.casino import movegen
+
+    rng = random.Random(5)
+    for _ in range(400):
+        v = rng.randrange(1, 11)
+        w = rng.randrange(0, v)
+        values = [k for k in range(1, 11) if rng.random() < 0.5]
+        loose = sum(1 << 4 * (k - 1) + rng.randrange(4) for k in values)
+        loose |= rng.randrange(1 << 12) << 40  # face cards: never part of a set
+        n = movegen.counts_of(loose) & movegen._LOW[v]
+        key = n << 8 | v << 4 | w
+        xs = movegen._SPREAD.get(key) or movegen._spread(key)
+        for suit in range(4):
+            card = 4 * ((w or v) - 1) + suit
+            if loose >> card & 1:
+                continue
+            low = (1 << card) - 1
+            lc = (loose + (loose & low)) >> 1
+            want = [(m + (m & low)) >> 1 for m in movegen.sets_for(loose, v, w)]
+            assert [lc & x for x in xs] == want == sorted(want), (v, w, bin(loose), card)
+
+
+@pytest.mark.parametrize("options", [*OPTIONS, {"trail_ban": "while_build_stands"},
+                                     {"owner_keeps_capture_card": False}])
+def test_legal_ids_ascend_without_a_sort(options: dict[str, object]) -> None:
+    """The generator makes the ids in ascending order (it no longer sorts them), with and
+    without builds on the table, under the options that change which moves are offered."""
+    seen_builds = 0
+    for state in positions(options, games=2):
+        ids = legal_ids(state)
+        assert list(ids) == sorted(set(ids)), (state.hands[state.current_player], state.loose)
+        seen_builds += bool(state.builds)
+    assert seen_builds > 50
+
+
+def _splits(values: list[int], v: int) -> bool:
+    """Whether ``values`` split into groups each adding up to ``v`` (a plain search)."""
+    if not values:
+        return True
+    first, rest = values[0], values[1:]
+
+    def grow(total: int, left: list[int], start: int) -> bool:
+        if total == v:
+            return _splits(left, v)
+        for i in range(start, len(left)):
+            if total + left[i] <= v and grow(total + left[i], left[:i] + left[i + 1:], i):
+                return True
+        return False
+
+    return grow(first, rest, 0)
+
+
+def test_sets_for_is_the_plain_search_also_with_repeated_values() -> None:
+    """``sets_for`` against every subset of the loose numerals, on tables that hold two or
+    more cards of a value (answered on the cards) and tables that do not (from the spread
+    tables), for captures and builds."""
+    from itertools import combinations
+
+    from kartentisch.games.casino.movegen import sets_for
+
+    rng = random.Random(11)
+    for trial in range(300):
+        count = rng.randrange(1, 8)
+        if trial % 2:  # several cards of few values
+            pool = [c for c in range(40) if VALUES[c] <= rng.randrange(3, 11)]
+        else:
+            pool = list(range(40))
+        cards = rng.sample(pool, min(count, len(pool)))
+        loose = sum(1 << c for c in cards) | 1 << 44  # a face card too: never in a set
+        v = rng.randrange(1, 11)
+        w = rng.randrange(0, v)
+        usable = [c for c in cards if VALUES[c] <= v]
+        want = sorted(
+            sum(1 << c for c in subset)
+            for k in range(1, len(usable) + 1)
+            for subset in combinations(usable, k)
+            if _splits(sorted([VALUES[c] for c in subset] + ([w] if w else []),
+                              reverse=True), v))
+        assert list(sets_for(loose, v, w)) == want, (sorted(cards), v, w)

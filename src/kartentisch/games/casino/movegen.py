@@ -1,4 +1,4 @@
-"""Casino's legal moves: every distinct move of the player to act, as sorted action ids.
+"""Casino's legal moves: every distinct move of the player to act, as ascending action ids.
 
 Moves are generated as ids, never as action objects: a search asks for the legal moves of
 many positions and plays few of the moves it sees, and an id is one ``int`` addition away
@@ -11,15 +11,22 @@ Speed: no search per move, and no bookkeeping per play. Which sets of loose nume
 card may take or join depends only on the loose numerals' *mask* (bit ``c`` for card
 ``c``), and whether a set is allowed only on how many cards of each value it holds: a
 capture with a card of value v takes sets that split into groups adding up to v; a build
-of v with a card of value w < v joins sets that, with the card, split so. So
-:func:`sets_for` answers from two shared tables:
+of v with a card of value w < v joins sets that, with the card, split so. So the
+answers (:func:`sets_for`) are found in two ways:
 
-* ``_SETS``, by (loose mask restricted to values <= v, v, w): the answer itself, as
-  masks (a pure cache of the recent answers; small values repeat often);
-* ``_COUNTS``, by (how many loose cards of each value <= v, v, w): the *count vectors*
-  allowed (how many cards of each value the set holds), built from the integer
-  partitions of v, which :func:`_expand` turns into masks by choosing the cards of each
-  value. Tables of different cards but equal counts share it, so it nearly always hits.
+* for tables with at most one card of each value (85% of the questions in random play),
+  in ``_SPREAD``, by (which values <= v lie loose, v, w): the allowed *count vectors*
+  (how many cards of each value a set holds) with each value's nibble filled, so that a
+  set is ``loose & filled``, and squeezed for the playing card, so that its id is
+  ``base + (squeezed loose & x)``: no masks made. A pair (v, w)'s answers for all 2^v
+  such tables are made at once (:func:`_spread_table`), from the integer partitions of v.
+* for the others, on the cards themselves (:func:`_masks`): the unions of disjoint
+  single groups, each group's cards chosen by its count vector.
+
+Both ask :func:`_on_table` for the groups of v that use only values on the table. First
+:func:`reachable`, the sums some loose numerals make, says whether a question has any
+answer at all. The ids are made in ascending order (answers kept ascending, the hand
+walked in card order), so they are never sorted.
 
 Memory: every cache here is bounded (emptied when full) and small enough to stay in the
 processor's caches; unbounded tables of every action and answer seen grew to hundreds of
@@ -346,7 +353,9 @@ _JOINS: Final[tuple[tuple[int, ...], ...]] = tuple(
                   if w in p and _fits(p[:p.index(w)] + p[p.index(w) + 1:])}))
     if 1 <= w < v else () for v in range(11) for w in range(11))
 """``_JOINS[v * 11 + w]``: count vectors of the loose cards that a card of value w joins
-into one group of v (w < v)."""
+into one group of v (w < v). As sets these are the groups of v - w (:data:`_GROUPS`; a test
+checks it), so the move generator asks :func:`_on_table` for those, which keeps only the
+groups of the values on the table."""
 
 
 def _choices() -> tuple[tuple[int, ...], ...]:
@@ -364,39 +373,40 @@ _CHOOSE: Final = _choices()
 ``k + 1`` whose suits are the bits of ``nibble``."""
 
 Plan = tuple[tuple[int, int], ...]
-"""A count vector as :func:`_expand` reads it: for each value held, ``(k * 80 + j, 4 * k)``
+"""A count vector as :func:`_group_masks` reads it: for each value held, ``(k * 80 + j, 4 * k)``
 (``j`` cards of value ``k + 1``: the part of a :data:`_CHOOSE` index that does not depend
 on the table, and where that value's nibble sits in a mask)."""
 
 
-_COUNTS: Final[dict[int, tuple[Plan, ...]]] = {}
-"""Allowed count vectors by ``counts << 8 | v << 4 | w`` (see the module docstring)."""
-_SETS: Final[dict[int, tuple[int, ...]]] = {}
-"""Allowed masks by ``mask << 8 | v << 4 | w``, emptied at :data:`_SETS_LIMIT` entries:
-fewer than half of these questions repeat, so a larger table missed the memory caches
-more than the answers it kept saved."""
 _SETS_LIMIT: Final = 1 << 14
 _CACHE_LIMIT: Final = 100_000
 _MULTI: Final = 0xEEEEEEEEEE
 """The bits of a count vector above each value's lowest: none set when the cards hold at
 most one of each value."""
 _SPREAD: Final[dict[int, tuple[int, ...]]] = {}
-"""For loose cards with at most one card of each value: the allowed count vectors by the
-key of :data:`_COUNTS`, each times 15 (every nibble of a value held all ones), so that a
-set's mask is ``loose & x``: the one card of each value the vector holds. Most questions
-are of this kind (85% in random play); they need no table of masks (:data:`_SETS`) and
-no expansion."""
+"""For loose cards with at most one card of each value: the allowed count vectors by
+``counts << 8 | v << 4 | w`` (the counts of the values <= v), each times 15 (every nibble
+of a value held all ones) and then squeezed for the playing card, ascending (see
+:func:`_spread_table`): the squeezed loose cards ``& x`` is the part of a set's id above
+its segment's base."""
 
 
 def _count_vectors(n: int, v: int, w: int) -> tuple[int, ...]:
     """Every count vector ``x <= n`` (not 0) that splits into groups of v, with one of the
     groups completed by a card of value ``w`` when ``w`` is not 0 (in no particular order:
-    the move generator sorts the ids it makes)."""
+    the answers made from them are sorted when made)."""
     limit = n | _GUARD
-    candidates = _on_table((n | n >> 1 | n >> 2) & _ONES, v)
+    support = (n | n >> 1 | n >> 2) & _ONES
+    candidates = _ON_TABLE.get(support << 4 | v)  # (the cache asked here: no call on a hit)
+    if candidates is None:
+        candidates = _on_table(support, v)
     groups = [g for g in candidates if (limit - g) & _GUARD == _GUARD]
-    if w:
-        found = {x for x in _JOINS[v * 11 + w] if (limit - x) & _GUARD == _GUARD}
+    if w:  # the loose part of the card's group: a group of v - w (see _JOINS)
+        support &= _LOW[v - w]
+        candidates = _ON_TABLE.get(support << 4 | (v - w))
+        if candidates is None:
+            candidates = _on_table(support, v - w)
+        found = {x for x in candidates if (limit - x) & _GUARD == _GUARD}
     elif groups:
         found = {0}
     else:
@@ -438,44 +448,97 @@ def _on_table(support: int, v: int) -> tuple[int, ...]:
         _ON_TABLE[key] = found
     return found
 _PLAN_OF: Final[dict[int, Plan]] = {}
-"""The plan of each count vector seen (a pure cache: few small vectors recur everywhere)."""
-for _cache in (_COUNTS, _SETS, _ON_TABLE, _PLAN_OF, _SPREAD):
+"""The plan of each group's count vector seen (a pure cache: few small vectors recur)."""
+for _cache in (_ON_TABLE, _PLAN_OF, _SPREAD):
     _keep_tracked(_cache)
 
 
-def _plans(vectors: tuple[int, ...]) -> tuple[Plan, ...]:
-    out: list[Plan] = []
-    for x in vectors:
-        plan = _PLAN_OF.get(x)
-        if plan is None:
-            if len(_PLAN_OF) >= _CACHE_LIMIT:
-                _keep_tracked(_PLAN_OF)
-            plan = _PLAN_OF[x] = tuple([(k * 80 + (x >> 4 * k & 15), 4 * k)
-                                        for k in range(10) if x >> 4 * k & 15])
-        out.append(plan)
-    return tuple(out)
+def _plan_of(x: int) -> Plan:
+    """:data:`_PLAN_OF`'s entry for the count vector ``x``, made and kept."""
+    if len(_PLAN_OF) >= _CACHE_LIMIT:
+        _keep_tracked(_PLAN_OF)
+    plan = _PLAN_OF[x] = tuple([(k * 80 + (x >> 4 * k & 15), 4 * k)
+                                for k in range(10) if x >> 4 * k & 15])
+    return plan
 
 
-def _expand(plans: tuple[Plan, ...], mask: int) -> tuple[int, ...]:
-    """The masks of the loose cards (``mask``) with each count vector in ``plans``."""
+_GROUPS_OF: Final[dict[int, tuple[int, ...]]] = {}
+""":func:`_group_masks` by ``loose << 4 | v`` (the loose cards of values <= v), emptied at
+:data:`_SETS_LIMIT` entries: two in five of these questions repeat (a third within one
+position, asked for a capture and for builds of the same value)."""
+_keep_tracked(_GROUPS_OF)
+
+
+def _group_masks(loose: int, limit: int, support: int, v: int) -> tuple[int, ...]:
+    """The masks of the single groups of v among the loose cards ``loose`` (of values <= v;
+    ``limit``: their count vector ``| _GUARD``; ``support``: their values): each group of v
+    that the counts allow (:func:`_on_table`), with every choice of its cards
+    (:data:`_CHOOSE`); made and kept in :data:`_GROUPS_OF`."""
+    candidates = _ON_TABLE.get(support << 4 | v)
+    if candidates is None:
+        candidates = _on_table(support, v)
     out: list[int] = []
-    for plan in plans:
-        if len(plan) == 1:
-            kj, shift = plan[0]
-            out.extend(_CHOOSE[kj + (mask >> shift & 15) * 5])
+    for g in candidates:
+        if (limit - g) & _GUARD != _GUARD:
             continue
+        plan = _PLAN_OF.get(g)
+        if plan is None:
+            plan = _plan_of(g)
         kj, shift = plan[0]
-        sets = list(_CHOOSE[kj + (mask >> shift & 15) * 5])
+        subs = _CHOOSE[kj + (loose >> shift & 15) * 5]
+        if len(plan) == 1:
+            out += subs
+            continue
+        sets = list(subs)
         for kj, shift in plan[1:]:
-            subs = _CHOOSE[kj + (mask >> shift & 15) * 5]
+            subs = _CHOOSE[kj + (loose >> shift & 15) * 5]
             sets = [m | s for m in sets for s in subs]
-        out.extend(sets)
-    return tuple(out)
+        out += sets
+    if len(_GROUPS_OF) >= _SETS_LIMIT:
+        _keep_tracked(_GROUPS_OF)
+    found = _GROUPS_OF[loose << 4 | v] = tuple(out)
+    return found
+
+
+def _masks(loose: int, n: int, v: int, w: int) -> list[int]:
+    """:func:`sets_for`'s answer, ascending, for ``loose`` already restricted to the values
+    at most ``v`` and ``n`` its count vector: found on the cards themselves, as the unions
+    of disjoint groups of v (:func:`_group_masks`), starting from nothing (a capture) or
+    from each group of v - w (a build of v with a card of w: the rest of the card's group).
+
+    For tables holding two or more cards of some value (15% of the questions): a cache of
+    the answers by the count vector (as for the other tables) missed on three of four of
+    these questions in random play, by the table's mask on seven of eight; the single
+    groups, which a capture and the builds of one value share, repeat more (kept in
+    :data:`_GROUPS_OF`), and the unions are few."""
+    limit = n | _GUARD
+    support = (n | n >> 1 | n >> 2) & _ONES
+    groups = _GROUPS_OF.get(loose << 4 | v)
+    if groups is None:
+        groups = _group_masks(loose, limit, support, v)
+    if w:
+        rest = loose & _LOW[v - w]
+        joins = _GROUPS_OF.get(rest << 4 | (v - w))
+        if joins is None:
+            joins = _group_masks(rest, limit, support & _LOW[v - w], v - w)
+        if not groups:
+            return sorted(joins)
+        found = set(joins)
+    elif len(groups) < 2:  # no group or one: nothing to unite
+        return list(groups)
+    else:
+        found = {0}
+    for g in groups:
+        for m in list(found):  # g onto every set found so far that it does not meet
+            if not m & g:
+                found.add(m | g)
+    found.discard(0)
+    return sorted(found)
 
 
 def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
-    """The sets of loose numerals (masks, none empty) that a card of value ``v`` captures
-    (``w`` = 0), or that a card of value ``w`` < ``v`` joins into a build of ``v``.
+    """The sets of loose numerals (masks, none empty, ascending) that a card of value ``v``
+    captures (``w`` = 0), or that a card of value ``w`` < ``v`` joins into a build of ``v``.
 
     ``loose`` is the mask of the loose cards (faces are ignored).
 
@@ -489,26 +552,53 @@ def sets_for(loose: int, v: int, w: int = 0) -> tuple[int, ...]:
     loose &= _LOW[v]
     n = loose - ((loose >> 1) & _FIVES)  # counts_of(loose), inlined
     n = (n & _THREES) + ((n >> 2) & _THREES)
-    ckey = n << 8 | v << 4 | w
-    if not n & _MULTI:  # at most one card of each value: each vector is one set
-        spread = _SPREAD.get(ckey)
-        if spread is None:
-            if len(_SPREAD) >= _CACHE_LIMIT:
-                _keep_tracked(_SPREAD)
-            spread = _SPREAD[ckey] = tuple([x * 15 for x in _count_vectors(n, v, w)])
-        return tuple([loose & x for x in spread])
-    key = loose << 8 | v << 4 | w
-    found = _SETS.get(key)
-    if found is None:
-        vectors = _COUNTS.get(ckey)
-        if vectors is None:
-            if len(_COUNTS) >= _CACHE_LIMIT:
-                _keep_tracked(_COUNTS)
-            vectors = _COUNTS[ckey] = _plans(_count_vectors(n, v, w))
-        if len(_SETS) >= _SETS_LIMIT:
-            _keep_tracked(_SETS)
-        found = _SETS[key] = _expand(vectors, loose) if vectors else ()
-    return found
+    return tuple(_masks(loose, n, v, w))
+
+
+def _spread(key: int) -> tuple[int, ...]:
+    """:data:`_SPREAD`'s entry for ``key`` (``n << 8 | v << 4 | w``, ``n`` a count vector
+    with at most one card of each value), after making the entries of every such ``n`` of
+    this ``(v, w)`` at once (:func:`_spread_table`)."""
+    _spread_table(key >> 4 & 15, key & 15)
+    return _SPREAD[key]
+
+
+def _spread_table(v: int, w: int) -> None:
+    """Put in :data:`_SPREAD` the answers of ``(v, w)`` for every table with at most one
+    card of each value (the 2^v sets of values up to v): the allowed count vectors with
+    every nibble they hold filled (all four cards of the value), each then *compressed* as
+    a card of the playing value squeezes its own bit out of an id's mask, ascending.
+
+    Why compressed: with the filled nibbles the squeeze does not depend on the playing
+    card's suit (a full nibble less any one bit squeezes to the same three bits), so the
+    id of a set is ``base + (lc & x)``, ``lc`` the loose cards squeezed once per card: one
+    ``&`` per id, no set masks made. Ascending ``x`` give ascending ids, as each value held
+    has a loose card (so no two vectors meet the same bits of ``lc``).
+
+    Why all at once: an allowed vector does not depend on the table, only on being on it,
+    so the answers of one ``(v, w)`` are the allowed vectors of distinct values (at most
+    78) sorted into the tables that hold them, by the largest value; asked one table at a
+    time, a third of the questions of a fresh process missed, each costing more than
+    making a whole ``(v, w)``'s 2^v answers does per answer (at most 55 pairs, 18,400
+    answers, each pair made once in a process)."""
+    card = 4 * ((w or v) - 1)  # a card of the playing value: its suit does not matter
+    low = (1 << card) - 1
+    tops: list[list[tuple[int, int]]] = [[] for _ in range(v + 1)]
+    for x in sorted(_count_vectors(_ONES & _LOW[v], v, w)):
+        full = x * 15 & ~(1 << card)
+        tops[(x.bit_length() + 3) >> 2].append((x, (full + (full & low)) >> 1))
+    tag = v << 4 | w
+    answers: dict[int, tuple[int, ...]] = {0: ()}
+    for t in range(1, v + 1):  # the tables holding t: those without, plus t
+        bit = 1 << 4 * (t - 1)
+        top = tops[t]
+        for n, found in list(answers.items()):
+            table = n | bit
+            answers[table] = found + tuple([sq for x, sq in top if not x & ~table])
+    if len(_SPREAD) + len(answers) >= _CACHE_LIMIT:
+        _keep_tracked(_SPREAD)
+    for n, found in answers.items():
+        _SPREAD[n << 8 | tag] = found
 
 
 # ----------------------------------------------------------------------------- moves
@@ -525,8 +615,12 @@ def reachable(loose: int) -> int:
     n = mask - ((mask >> 1) & _FIVES)  # counts_of(mask), inlined: the sums depend on the
     n = (n & _THREES) + ((n >> 2) & _THREES)  # values only, and value counts recur more
     found = _REACH.get(n)
-    if found is not None:
-        return found
+    return found if found is not None else _reach_of(mask, n)
+
+
+def _reach_of(mask: int, n: int) -> int:
+    """:func:`reachable` of the loose numerals ``mask`` (count vector ``n``), made and kept
+    in :data:`_REACH`."""
     reach = 1
     while mask:
         low = mask & -mask
@@ -534,109 +628,202 @@ def reachable(loose: int) -> int:
         mask ^= low
     if len(_REACH) >= _SETS_LIMIT:
         _keep_tracked(_REACH)
+        _spread_sums()
     _REACH[n] = reach
     return reach
 
 
+def _spread_sums() -> None:
+    """Put in :data:`_REACH` the sums of every table with at most one card of each value
+    (1,024 count vectors, made value by value: the sums without the value, and those plus
+    it), so that only tables holding two cards of a value are ever computed card by card
+    (most tables hold at most one of each value; a fresh process missed on a third)."""
+    sums = {0: 1}
+    for t in range(1, 11):
+        bit = 1 << 4 * (t - 1)
+        for n, reach in list(sums.items()):
+            sums[n | bit] = reach | (reach << t) & 0x7FF
+    _REACH.update(sums)
+
+
 _REACH: Final[dict[int, int]] = {}
 """:func:`reachable` by the count vector of the loose numerals (a pure cache, emptied at
-:data:`_SETS_LIMIT` entries)."""
+:data:`_SETS_LIMIT` entries, then given the tables of :func:`_spread_sums` again)."""
 _keep_tracked(_REACH)
+_spread_sums()
+
+_TRAIL_ID: Final[tuple[int, ...]] = tuple(ID_BASE[c * NUM_CODES + CODE_TRAIL] for c in range(52))
+_CAPTURE_ID: Final[tuple[int, ...]] = tuple(
+    ID_BASE[c * NUM_CODES + CODE_CAPTURE] for c in range(52))
+_VBIT: Final[tuple[int, ...]] = tuple(1 << VALUES[c] for c in range(52))
+"""``_VBIT[c]``: bit ``v`` for the value v of card c (the hand's values as a mask)."""
+_BELOW: Final[tuple[int, ...]] = tuple((1 << c) - 1 for c in range(52))
+_FACES: Final[tuple[int, ...]] = tuple(
+    (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
+    for own in range(4) for faces in range(16))
+"""``_FACES[suit << 4 | faces]``: the loose cards of a face card's rank (``faces``, bit s
+for suit s) with the played card's own bit (``suit``, never loose) squeezed out: the part
+of a face capture's id above its segment's base."""
+_ABOVE: Final[tuple[int, ...]] = tuple(0x7FF & ~((2 << v) - 1) for v in range(11))
+"""``_ABOVE[v]``: the bits of the values above v (the builds a card of value v may make
+with loose cards, not counting calls)."""
 
 
-def _open_table(state: CasinoState, hand: list[int], loose: int, reach: int) -> tuple[int, ...]:
-    """:func:`legal_ids` when no build stands on the table (most positions): no owner's
-    duty, no trail ban, nothing to join, raise or take but loose cards."""
-    held = 0
-    """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
-    twice = 0
-    for c in hand:
-        bit = 1 << VALUES[c]
-        twice |= held & bit
-        held |= bit
-    ids: list[int] = []
-    may_trail_capturer = state._trail_capturer
-    for card in hand:
-        cv = VALUES[card]
-        key = card * NUM_CODES
-        if cv == 0:
-            own = card & 3
-            faces = loose >> (card & ~3) & 15
-            if faces:  # the other cards of the rank; the card's own bit squeezed out
-                faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
-                base = ID_BASE[key + CODE_CAPTURE]
-                if state._capture_all:
-                    ids.append(base + faces)
-                else:
-                    while faces:
-                        bit = faces & -faces
-                        ids.append(base + bit)
-                        faces ^= bit
-                if not may_trail_capturer:
-                    continue
-            ids.append(ID_BASE[key + CODE_TRAIL])
-            continue
-        # The id of a numeral move is ID_BASE[key + code] + the mask with the card's own bit
-        # squeezed out. As that bit is never set, (mask + (mask & low)) >> 1 does it: adding
-        # the low part to itself shifts it up one, then everything moves down one.
-        low = (1 << card) - 1
-        masks = sets_for(loose, cv) if reach >> cv & 1 else ()
-        if masks:
-            base = ID_BASE[key + CODE_CAPTURE]
-            for m in masks:
-                ids.append(base + ((m + (m & low)) >> 1))
-            if twice >> cv & 1:  # a call of the card's own value: onto any capture set
-                base = ID_BASE[key + CODE_BUILD + cv - 1]
-                for m in masks:
-                    ids.append(base + ((m + (m & low)) >> 1))
-            if may_trail_capturer:
-                ids.append(ID_BASE[key + CODE_TRAIL])
-        else:
-            ids.append(ID_BASE[key + CODE_TRAIL])
-        # Builds towards every larger value v held for which some loose numerals add up to
-        # v - cv (bit v of reach << cv), visited by their bits.
-        towards = (held & reach << cv) >> (cv + 1) << (cv + 1)
-        while towards:
-            bit = towards & -towards
-            v = bit.bit_length() - 1
-            group = sets_for(loose, v, cv)
-            if group:
-                base = ID_BASE[key + CODE_BUILD + v - 1]
-                for m in group:
-                    ids.append(base + ((m + (m & low)) >> 1))
-            towards ^= bit
-    ids.sort()
-    return tuple(ids)
+def _squeezed(loose: int, n: int, v: int, w: int, card: int) -> list[int]:
+    """The sets of :func:`sets_for` ``(loose, v, w)`` with the bit of ``card`` (of value
+    ``w or v``) squeezed out (the part of an id above its segment's base), ascending."""
+    nv = n & _LOW[v]
+    low = _BELOW[card]
+    if nv & _MULTI:
+        return [(m + (m & low)) >> 1 for m in _masks(loose & _LOW[v], nv, v, w)]
+    key = nv << 8 | v << 4 | w
+    xs = _SPREAD.get(key)
+    if xs is None:
+        xs = _spread(key)
+    lc = (loose + (loose & low)) >> 1
+    return [lc & x for x in xs]
 
 
 def legal_ids(state: CasinoState) -> tuple[int, ...]:
-    """The ids of every legal move of the player to act, ascending (empty when over)."""
+    """The ids of every legal move of the player to act, ascending (empty when over).
+
+    Here the positions without a build on the table (three in four: no owner's duty, no
+    trail ban, nothing to join, raise or take but loose cards); :func:`_built_table` the
+    others. The ids come out ascending without a sort: the hand is walked in card order,
+    and a card's ids ascend by code (trail, captures, builds by value) and, within a code,
+    by the set's mask (the answers are kept ascending). The ids are appended in loops, not
+    made by comprehensions: most answers hold one or two sets, and a comprehension is a
+    call."""
     if state.phase == "over":
         return ()
     seat = state._current
     hand = state.hands[seat]
-    builds = state.builds
     loose = state._lmask
     reach = state._reach
+    n = -1  # the count vector of the loose numerals, or -1 while no question needed it
     if reach < 0:
-        reach = state._reach = reachable(loose)
-    if not builds:
-        return _open_table(state, hand, loose, reach)
-    held = 0
-    """Bit ``v``: a card of value v is in the hand; ``twice``: at least two."""
+        numerals = loose & _NUMERALS
+        n = numerals - ((numerals >> 1) & _FIVES)  # counts_of(loose), inlined
+        n = (n & _THREES) + ((n >> 2) & _THREES)
+        found = _REACH.get(n)
+        reach = state._reach = found if found is not None else _reach_of(numerals, n)
+    if state.builds:
+        return _built_table(state, seat, hand, loose, reach, n)
+    held = 0  # bit v: a card of value v is in the hand; twice: at least two
     twice = 0
     for c in hand:
-        bit = 1 << VALUES[c]
+        bit = _VBIT[c]
         twice |= held & bit
         held |= bit
-    owned = 0
-    """Bit ``v``: the player owns the build of value v; ``built``: a build of v stands."""
+    ids: list[int] = []
+    may_trail_capturer = state._trail_capturer
+    for card in sorted(hand):
+        cv = VALUES[card]
+        if cv == 0:
+            faces = loose >> (card & ~3) & 15
+            if not faces:
+                ids.append(_TRAIL_ID[card])
+                continue
+            if may_trail_capturer:
+                ids.append(_TRAIL_ID[card])
+            faces = _FACES[(card & 3) << 4 | faces]
+            base = _CAPTURE_ID[card]
+            if state._capture_all:
+                ids.append(base + faces)
+            else:
+                while faces:
+                    bit = faces & -faces
+                    ids.append(base + bit)
+                    faces ^= bit
+            continue
+        # The id of a numeral move is ID_BASE[card * NUM_CODES + code] + the mask with the
+        # card's own bit squeezed out. As that bit is never set, (mask + (mask & low)) >> 1
+        # does it: adding the low part to itself shifts it up one, then all moves down one.
+        # ``lc``: the loose cards squeezed so; a spread answer's id is base + (lc & x).
+        # Builds towards every larger value v held for which some loose numerals add up
+        # to v - cv: bit j stands for value cv + 1 + j.
+        towards = (held >> cv & reach) >> 1
+        if reach >> cv & 1:  # a capture exists (some loose numerals add up to cv)
+            if may_trail_capturer:
+                ids.append(_TRAIL_ID[card])
+            if n < 0:
+                n = loose & _NUMERALS
+                n -= (n >> 1) & _FIVES  # counts_of(loose), inlined
+                n = (n & _THREES) + ((n >> 2) & _THREES)
+            low = _BELOW[card]
+            base = _CAPTURE_ID[card]
+            nv = n & _LOW[cv]
+            if nv & _MULTI:
+                masks = _masks(loose & _LOW[cv], nv, cv, 0)
+                for m in masks:
+                    ids.append(base + ((m + (m & low)) >> 1))
+                if twice >> cv & 1:  # a call of the card's own value: onto any capture set
+                    base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + cv]
+                    for m in masks:
+                        ids.append(base + ((m + (m & low)) >> 1))
+            else:
+                lc = (loose + (loose & low)) >> 1
+                key = nv << 8 | cv << 4
+                xs = _SPREAD.get(key)
+                if xs is None:
+                    xs = _spread(key)
+                for x in xs:
+                    ids.append(base + (lc & x))
+                if twice >> cv & 1:
+                    base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + cv]
+                    for x in xs:
+                        ids.append(base + (lc & x))
+            if not towards:
+                continue
+        else:
+            ids.append(_TRAIL_ID[card])
+            if not towards:
+                continue
+            if n < 0:
+                n = loose & _NUMERALS
+                n -= (n >> 1) & _FIVES
+                n = (n & _THREES) + ((n >> 2) & _THREES)
+            low = _BELOW[card]
+        # The builds, visited by their bits, ascending.
+        lc = (loose + (loose & low)) >> 1
+        while towards:
+            bit = towards & -towards
+            towards ^= bit
+            v = cv + bit.bit_length()
+            base = ID_BASE[card * NUM_CODES + CODE_BUILD - 1 + v]
+            nv = n & _LOW[v]
+            if nv & _MULTI:
+                for m in _masks(loose & _LOW[v], nv, v, cv):
+                    ids.append(base + ((m + (m & low)) >> 1))
+            else:
+                key = nv << 8 | v << 4 | cv
+                xs = _SPREAD.get(key)
+                if xs is None:
+                    xs = _spread(key)
+                for x in xs:
+                    ids.append(base + (lc & x))
+    return tuple(ids)
+
+
+def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, reach: int,
+                 n: int) -> tuple[int, ...]:
+    """:func:`legal_ids` when builds stand on the table (``n`` as there)."""
+    builds = state.builds
+    if n < 0:
+        n = loose & _NUMERALS
+        n -= (n >> 1) & _FIVES
+        n = (n & _THREES) + ((n >> 2) & _THREES)
+    held = 0  # bit v: a card of value v is in the hand; twice: at least two
+    twice = 0
+    for c in hand:
+        bit = _VBIT[c]
+        twice |= held & bit
+        held |= bit
+    owned = 0  # bit v: the player owns the build of value v; built: a build of v stands
     built = 0
-    raisable: list[int] = []
-    """The values of the single builds (only those can be raised)."""
+    raisable: list[int] = []  # the values of the single builds (only those can be raised)
     last_turn = state.last_turn[seat]
-    banned = False
-    """The trail ban (option ``trail_ban``, as :func:`~.table.trail_banned` says it)."""
+    banned = False  # the trail ban (option trail_ban, as table.trail_banned says it)
     every_turn = state._every_turn
     for u, b in builds.items():
         built |= 1 << u
@@ -649,70 +836,76 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
             total += VALUES[c]
         if total == u:  # a single build (BuildUnit.multiple, without its generator)
             raisable.append(u)
+    if len(raisable) > 1:
+        raisable.sort()
     keeps = state._keeps and owned != 0
+    may_trail_capturer = state._trail_capturer
     ids: list[int] = []
-    can_capture = 0
-    """Bit ``c``: card c can capture (for option ``trail_when_capture_possible``)."""
+    # The owner's duty: every build the player owns after the play needs a card of its
+    # value left in the hand. ``short``: the owned values the play would leave bare.
     short = 0
-    for card in hand:
+    # Each card's ids in ascending order: trail, captures, the capture of the build of its
+    # value, builds by value, builds joining a standing one, raises, raises that join.
+    for card in sorted(hand):
         cv = VALUES[card]
         cbit = 1 << cv
-        key = card * NUM_CODES
         if keeps:
-            # Owner's duty: every build the player owns after the play needs a card of its
-            # value left in the hand. ``short``: the owned values the play would leave bare.
             short = owned & ~((held & ~cbit) | (twice & cbit))
         if cv == 0:
-            own = card & 3
             faces = loose >> (card & ~3) & 15
-            if faces:
-                can_capture |= 1 << card
-                if not short:
-                    faces = (faces & ((1 << own) - 1)) | (faces >> (own + 1) << own)
-                    base = ID_BASE[key + CODE_CAPTURE]
-                    if state._capture_all:
-                        ids.append(base + faces)
-                    else:
-                        while faces:
-                            bit = faces & -faces
-                            ids.append(base + bit)
-                            faces ^= bit
+            if not banned and not short and (may_trail_capturer or not faces):
+                ids.append(_TRAIL_ID[card])
+            if faces and not short:
+                faces = _FACES[(card & 3) << 4 | faces]
+                base = _CAPTURE_ID[card]
+                if state._capture_all:
+                    ids.append(base + faces)
+                else:
+                    while faces:
+                        bit = faces & -faces
+                        ids.append(base + bit)
+                        faces ^= bit
             continue
-        low = (1 << card) - 1
-        masks = sets_for(loose, cv) if reach >> cv & 1 else ()
-        if masks:
-            can_capture |= 1 << card
-            if not short:
-                base = ID_BASE[key + CODE_CAPTURE]
-                for m in masks:
-                    ids.append(base + ((m + (m & low)) >> 1))
-        if built & cbit:
-            can_capture |= 1 << card
-            if not short or short == cbit:
-                base = ID_BASE[key + CODE_CAPTURE_BUILD]
-                ids.append(base)  # the build alone
-                for m in masks:
-                    ids.append(base + ((m + (m & low)) >> 1))
+        key = card * NUM_CODES
+        caps: list[int] = (_squeezed(loose, n, cv, 0, card) if reach >> cv & 1 else [])
+        if not banned and not short and (may_trail_capturer or not (caps or built & cbit)):
+            ids.append(_TRAIL_ID[card])
+        if caps and not short:
+            base = _CAPTURE_ID[card]
+            for m in caps:
+                ids.append(base + m)
+        if built & cbit and (not short or short == cbit):
+            base = ID_BASE[key + CODE_CAPTURE_BUILD]
+            ids.append(base)  # the build alone
+            for m in caps:
+                ids.append(base + m)
         # Builds and calls of value v (the new build needs a v left in the hand too): a
         # call of the card's own value when two are held, and every larger value held that
         # some loose numerals complete (bit v of reach << cv); with an owner's duty only
-        # the one value it leaves bare.
-        towards = ((held & reach << cv) >> (cv + 1) << (cv + 1)) | (twice & cbit)
+        # the one value it leaves bare. Those joining a standing build come after the
+        # others (their codes are larger).
+        towards = (held & (reach << cv) & _ABOVE[cv]) | (twice & cbit)
         if short:
             towards &= short if short & (short - 1) == 0 else 0
+        merged: list[int] = []
         while towards:
             bit = towards & -towards
             towards ^= bit
             v = bit.bit_length() - 1
-            group = masks if v == cv else sets_for(loose, v, cv)
+            group = caps if v == cv else _squeezed(loose, n, v, cv, card)
             if built & bit:
-                base = ID_BASE[key + CODE_BUILD_MERGE + v - 1]
+                base = ID_BASE[key + CODE_BUILD_MERGE - 1 + v]
                 if v == cv:
-                    ids.append(base)  # the card alone onto the build of its value
+                    merged.append(base)  # the card alone onto the build of its value
+                for m in group:
+                    merged.append(base + m)
             else:
-                base = ID_BASE[key + CODE_BUILD + v - 1]
-            for m in group:
-                ids.append(base + ((m + (m & low)) >> 1))
+                base = ID_BASE[key + CODE_BUILD - 1 + v]
+                for m in group:
+                    ids.append(base + m)
+        if merged:
+            ids += merged
+            merged = []
         # raises of single builds
         for u in raisable:
             w = u + cv
@@ -720,22 +913,14 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 continue
             if short and short & ~(1 << u) not in (0, 1 << w):
                 continue
-            ids.append(ID_BASE[key + (CODE_RAISE_MERGE if built >> w & 1 else CODE_RAISE)
-                               + u - 1])
-    # trails
-    if not banned:
-        check = not state._trail_capturer
-        for card in hand:
-            if check and can_capture >> card & 1:
-                continue
-            if keeps:
-                cbit = 1 << VALUES[card]
-                if owned & ~((held & ~cbit) | (twice & cbit)):
-                    continue
-            ids.append(ID_BASE[card * NUM_CODES + CODE_TRAIL])
+            if built >> w & 1:
+                merged.append(ID_BASE[key + CODE_RAISE_MERGE - 1 + u])
+            else:
+                ids.append(ID_BASE[key + CODE_RAISE - 1 + u])
+        if merged:
+            ids += merged
     if not ids:
         # Only reachable when the owner's duties are off: a player who may not trail
         # and has nothing else to do may trail after all (documented decision).
-        ids = [ID_BASE[c * NUM_CODES + CODE_TRAIL] for c in hand]
-    ids.sort()
+        ids = [_TRAIL_ID[c] for c in sorted(hand)]
     return tuple(ids)
