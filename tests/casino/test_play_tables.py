@@ -195,12 +195,12 @@ def test_played_games_log_what_the_moves_say() -> None:
 
 def test_quick_rows_are_the_captures_of_at_most_one_loose_card() -> None:
     expected = 0
-    for aid, (card, code, used, got) in st._QUICK.items():
+    for aid, (card, code, used, got, took) in st._QUICK.items():
         action = acts.action_from_id(aid)
         assert type(action) is acts.Capture, aid
         assert (card, code) == (action.card, acts.action_code(action)), aid
         assert used == acts.loose_mask(action.loose) and got == action.loose, aid
-        assert len(got) <= 1
+        assert len(got) <= 1 and took == (card, *got)
         assert _decode(aid)[:3] == (card, code, used)
     for k in range(len(acts.SEG_STARTS) - 1):  # every such id is there
         code = acts.SEG_ROWS[k][2]

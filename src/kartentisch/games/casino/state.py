@@ -29,6 +29,7 @@ from kartentisch.games.casino import actions, cards, table
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
     CODE_BUILD_MERGE,
+    CODE_CAPTURE,
     CODE_CAPTURE_BUILD,
     CODE_RAISE,
     CODE_RAISE_MERGE,
@@ -135,7 +136,7 @@ def _cards_of_many(mask: int) -> tuple[int, ...]:
     return head + _CARDS_OF[mask]
 
 
-def _quick_rows() -> dict[int, tuple[int, int, int, tuple[int, ...]]]:
+def _quick_rows() -> dict[int, tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]:
     """:data:`_QUICK`: every capture id (of a build or not) using at most one loose card."""
     out = {}
     for k, (base, card, code, shift) in enumerate(SEG_ROWS):
@@ -149,14 +150,15 @@ def _quick_rows() -> dict[int, tuple[int, int, int, tuple[int, ...]]]:
                 continue
             packed <<= shift
             used = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
-            out[aid] = (card, code, used, _CARDS_OF[used])
+            out[aid] = (card, code, used, _CARDS_OF[used], (card, *_CARDS_OF[used]))
     return out
 
 
-_QUICK: Final[dict[int, tuple[int, int, int, tuple[int, ...]]]] = _quick_rows()
+_QUICK: Final[dict[int, tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]] = _quick_rows()
 """The commonest plays after trails, decoded once: capture id -> (card, code, loose cards
-used as a mask and as a tuple). Captures of one loose card or of a build alone are 60% of
-the plays that are not trails; a hit spares the bisection and the mask arithmetic."""
+used as a mask and as a tuple, and the card followed by them: what its pile gets). Captures
+of one loose card or of a build alone are 60% of the plays that are not trails; a hit
+spares the bisection and the mask arithmetic."""
 
 _BIT: Final = tuple(1 << c for c in range(52)).__getitem__
 """Card -> its bit: in pure Python ``sum(map(_BIT, cards))`` is a mask made in C (the cards
@@ -203,6 +205,8 @@ def _deal_plans(n: int, dealer: int) -> tuple[tuple[int, Callable[[list[int]], t
 _DEALS: Final = tuple(tuple(_deal_plans(n, d) for d in range(n))
                       for n in range(_MAX_PLAYERS + 1))
 """``_DEALS[players][dealer]``: how :meth:`CasinoState._deal_hands` deals."""
+_DEALS_OF_TWO: Final = tuple((*plan[0], *plan[1]) for plan in _DEALS[2])
+"""``_DEALS[2]``, each dealer's two rows as one tuple (unpacked at once)."""
 
 
 def _start_plans(n: int, dealer: int) -> tuple[Callable[[list[int]], tuple[int, ...]],
@@ -638,7 +642,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         else:
             row = _QUICK.get(aid)
             if row is not None:  # a capture with at most one loose card (60% of the rest)
-                card, code, used, got = row
+                card, code, used, got, took = row
             else:
                 if _COMPILED:  # a loop in C (see movegen.segment_of); in pure Python a call
                     base, card, code, shift, high = _DECODE[segment_of(aid) + 1]
@@ -647,30 +651,31 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 packed = (aid - base) << shift
                 used = packed + (packed & high)  # the loose cards used: the card's bit back
                 got = _CARDS_OF[used] if used in _CARDS_OF else _cards_of_many(used)
+                took = (card, *got)
             hands[seat].remove(card)
             loose = self._loose
             if code <= CODE_CAPTURE_BUILD:
                 pile = self.captured[seat]
-                pile.append(card)
                 if used:
                     self._lmask ^= used
                     self._reach = -1
                     for c in got:  # ascending, as the action's tuple lists them
                         loose.remove(c)
-                    pile.extend(got)
+                    pile += took  # the card, then the loose cards
+                else:
+                    pile.append(card)
                 self.last_capturer = seat
-                if code == CODE_CAPTURE_BUILD:
+                if code == CODE_CAPTURE:
+                    if self._sweeps and self._swept(seat):
+                        aid |= FLAG
+                    self._log.append(aid << 7 | _CAPTURE_SEAT[seat])
+                else:  # the build of the card's value too
                     taken = self.builds.pop(VALUES[card]).cards
-                    pile.extend(taken)
-                if (self._sweeps and not loose and not self.builds
-                        and (bool(self.deck) or any(hands))):  # never on the pack's last play
-                    self.sweeps[seat] += 1
-                    aid |= FLAG
-                if code == CODE_CAPTURE_BUILD:
+                    pile += taken
+                    if self._sweeps and self._swept(seat):
+                        aid |= FLAG
                     self._log.extend((aid << 7 | _CAPTURE_SEAT[seat] | _ONE_MORE,
                                       mask_of(taken) if _COMPILED else sum(map(_BIT, taken))))
-                else:
-                    self._log.append(aid << 7 | _CAPTURE_SEAT[seat])
             else:
                 joined: list[int] = []
                 if used:
@@ -729,6 +734,14 @@ class CasinoState(State[Action, "CasinoObservation"]):
         else:
             self._end_pack()
 
+    def _swept(self, seat: int) -> bool:
+        """After a capture by ``seat`` with option ``sweeps``: whether it cleared the table
+        (never on the pack's last play); counts the sweep if so."""
+        if self._loose or self.builds or not (self.deck or any(self.hands)):
+            return False
+        self.sweeps[seat] += 1
+        return True
+
     def _deal_hands(self) -> None:
         """Deal four more cards to each player, two at a time, from left of the dealer.
 
@@ -738,6 +751,18 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """
         deck = self.deck
         hands = self.hands
+        if len(hands) == 2 and not _COMPILED:  # written out for two players
+            first, pick, word, second, pick_second, word_second = _DEALS_OF_TWO[self.dealer]
+            got = pick(deck)
+            more = pick_second(deck)
+            del deck[-8:]
+            hands[first].extend(got)
+            hands[second].extend(more)
+            left = len(deck) << 7
+            self._log.extend((word | left, sum(map(_BIT, got)),
+                              word_second | left, sum(map(_BIT, more))))
+            self._current = first
+            return
         log = self._log
         plan = _DEALS[len(hands)][self.dealer]
         dealt = 4 * len(plan)
