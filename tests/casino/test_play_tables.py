@@ -19,7 +19,7 @@ from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino import state as st
 from kartentisch.games.casino.cards import BIG_CASINO, LITTLE_CASINO, SPADES, rank_of, suit_of
 from kartentisch.games.casino.log import BUILD, CAPTURE, DEAL, TRAIL, cards_of, header
-from kartentisch.games.casino.scoring import SCORE_ITEMS, score_pack
+from kartentisch.games.casino.scoring import SCORE_ITEMS, score_pack, score_two
 
 
 def _decode(aid: int) -> tuple[int, int, int, tuple[int, int, bool]]:
@@ -104,7 +104,7 @@ def test_deal_tables_deal_as_the_rules_say() -> None:
             assert list(table_pick(deck)) == table
             assert len(ref_deck) == len(deck) - 4 * (n + 1)
             assert [s for s, _ in plan] == [*((dealer + 1 + i) % n for i in range(n - 1)), dealer]
-            assert all(word == header(DEAL, s, 0) for s, word in plan)
+            assert all(word == header(DEAL, s, 52 - 4 * (n + 1)) for s, word in plan)
             if 4 * n > len(ref_deck):
                 continue
             deck = ref_deck
@@ -208,3 +208,30 @@ def test_quick_rows_are_the_captures_of_at_most_one_loose_card() -> None:
             size = acts.SEG_STARTS[k + 1] - acts.SEG_STARTS[k]
             expected += size.bit_length()  # 2^b - 1 ids: b singles; 2^b: b singles, empty
     assert len(st._QUICK) == expected
+
+
+def test_score_two_is_score_pack_of_two_seats() -> None:
+    rng = random.Random(12)
+    for _ in range(300):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        cut = rng.randrange(53)
+        piles = [deck[:cut], deck[cut:]]
+        sweeps = [rng.randrange(3), rng.randrange(3)]
+        got = score_two(piles, sweeps)
+        assert got == score_pack(piles, sweeps, 2, lambda s: s)
+        assert list(got) == [*SCORE_ITEMS, "total"]
+        assert got["sweeps"] is not sweeps
+
+
+def test_partnership_games_score_their_packs() -> None:
+    """Four players in partnerships (two sides, four piles) take the general scoring."""
+    game = Casino(4, {"partnerships": True})
+    rng = random.Random(4)
+    state = game.new_initial_state(44)
+    while not state.is_terminal():
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])
+    assert len(state.scores) == 2 and max(state.scores) >= 21
+    for items in state.pack_results:
+        assert sum(items["total"]) >= 11 - 3  # the cards' 3 may tie

@@ -71,6 +71,30 @@ def score_pack(captured: Sequence[Sequence[int]], sweeps: Sequence[int], sides: 
             "total": list(map(sum, zip(cards, spades, big, little, aces, swept, strict=True)))}
 
 
+def score_two(captured: Sequence[Sequence[int]], sweeps: Sequence[int]) -> dict[str, list[int]]:
+    """:func:`score_pack` for two seats that are the two sides, written out (the two-player
+    game scores every 48 plays; no loop over seats, no side lookups)."""
+    first, second = captured
+    a = sum(map(_BIT_OF, first))
+    b = sum(map(_BIT_OF, second))
+    more = len(first) - len(second)
+    cards = [3, 0] if more > 0 else [0, 3] if more < 0 else [0, 0]
+    more = (a & _SPADES).bit_count() - (b & _SPADES).bit_count()
+    spades = [1, 0] if more > 0 else [0, 1] if more < 0 else [0, 0]
+    big_a = 2 * (a >> BIG_CASINO & 1)
+    big_b = 2 * (b >> BIG_CASINO & 1)
+    little_a = a >> LITTLE_CASINO & 1
+    little_b = b >> LITTLE_CASINO & 1
+    aces_a = (a & _ACES).bit_count()
+    aces_b = (b & _ACES).bit_count()
+    swept_a, swept_b = sweeps
+    return {"cards": cards, "spades": spades, "big_casino": [big_a, big_b],
+            "little_casino": [little_a, little_b], "aces": [aces_a, aces_b],
+            "sweeps": [swept_a, swept_b],
+            "total": [cards[0] + spades[0] + big_a + little_a + aces_a + swept_a,
+                      cards[1] + spades[1] + big_b + little_b + aces_b + swept_b]}
+
+
 def count_out_order(captured: Sequence[Sequence[int]], sweeps: Sequence[int],
                     plays: Sequence[PlayRecord], sides: int,
                     side_of: SideOf) -> list[tuple[int, int]]:

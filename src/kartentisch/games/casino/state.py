@@ -74,6 +74,7 @@ from kartentisch.games.casino.scoring import (
     TARGET,
     count_out_order,
     score_pack,
+    score_two,
 )
 from kartentisch.games.casino.table import (
     BuildUnit,
@@ -223,13 +224,18 @@ def _start_plans(n: int, dealer: int) -> tuple[Callable[[list[int]], tuple[int, 
     def pick(j: int) -> Callable[[list[int]], tuple[int, ...]]:
         return _pick(2 * j + 1, 2 * j + 2, step + 2 * j + 1, step + 2 * j + 2)
 
+    left = len(DECK) - 4 * (n + 1)  # the cards left after the first deal
     return (pick(n - 1), tuple(pick(slot[s]) for s in range(n)),
-            tuple((s, DEAL | (s + 1) << 4) for s in [*order, dealer]))
+            tuple((s, DEAL | (s + 1) << 4 | left << 7) for s in [*order, dealer]))
 
 
 _STARTS: Final = tuple(tuple(_start_plans(n, d) for d in range(n))
                        for n in range(_MAX_PLAYERS + 1))
 """``_STARTS[players][dealer]``: how :meth:`CasinoState._start_pack` deals."""
+_STARTS_OF_TWO: Final = tuple((table_pick, picks[0], picks[1], *plan[0], *plan[1])
+                              for table_pick, picks, plan in _STARTS[2])
+"""``_STARTS[2]``, each dealer's row as one flat tuple: the table's pick, seat 0's and seat
+1's, then the seats in the log's order, each with its deal header."""
 
 
 def deal_order(seed: int, pack: int) -> list[int]:
@@ -784,6 +790,34 @@ class CasinoState(State[Action, "CasinoObservation"]):
         n = self.game.players
         dealer = self.dealer
         deck = deal_order(self.seed, self.pack)
+        log = self._log
+        self._plays = []
+        self._plays_at = len(log)
+        self.builds = {}
+        self.last_capturer = -1
+        self._reach = -1
+        if n == 2 and not _COMPILED:  # written out for two players
+            table_pick, pick_zero, pick_one, first, word, second, word_second = (
+                _STARTS_OF_TWO[dealer])
+            zero = pick_zero(deck)
+            one = pick_one(deck)
+            got = table_pick(deck)
+            del deck[-12:]
+            self.deck = deck
+            self.hands = [list(zero), list(one)]
+            self._loose = sorted(got)
+            mask = sum(map(_BIT, got))
+            self._lmask = mask
+            self.captured = [[], []]
+            self.sweeps = [0, 0]
+            self.last_turn = [-1, -1]
+            zero_mask = sum(map(_BIT, zero))
+            one_mask = sum(map(_BIT, one))
+            log.extend((PACK_START | (dealer + 1) << 4 | (self.pack + 1) << 7, TABLE, mask,
+                        word, one_mask if first else zero_mask,
+                        word_second, one_mask if second else zero_mask))
+            self._current = first
+            return
         table_pick, picks, plan = _STARTS[n][dealer]
         hands = [list(pick(deck)) for pick in picks]
         self.hands = hands
@@ -791,22 +825,15 @@ class CasinoState(State[Action, "CasinoObservation"]):
         del deck[-4 * (n + 1):]
         self.deck = deck
         self._loose = table
-        self._reach = -1
-        self.builds = {}
         self.captured = [[] for _ in range(n)]
         self.sweeps = [0] * n
-        self.last_capturer = -1
         self.last_turn = [-1] * n
-        log = self._log
-        self._plays = []
-        self._plays_at = len(log)
         mask = mask_of(table) if _COMPILED else sum(map(_BIT, table))
         self._lmask = mask
         log.extend((PACK_START | (dealer + 1) << 4 | (self.pack + 1) << 7, TABLE, mask))
-        left = len(deck) << 7
         for seat, word in plan:
-            got = hands[seat]
-            log.extend((word | left, mask_of(got) if _COMPILED else sum(map(_BIT, got))))
+            hand = hands[seat]
+            log.extend((word, mask_of(hand) if _COMPILED else sum(map(_BIT, hand))))
         self._current = plan[0][0]
 
     def _end_pack(self) -> None:
@@ -830,25 +857,39 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._reach = -1
         self.builds = {}
         game = self.game
-        items = score_pack(self.captured, self.sweeps, game.sides, game.side_of)
-        self.pack_results.append(items)
         scores = self.scores
         game_won = -1
-        if game.options.count_out:
-            game_won = self._count_out()
+        captured = self.captured
+        if len(captured) == 2 and not game.options.count_out:  # two players, written out
+            items = score_two(captured, self.sweeps)
+            self.pack_results.append(items)
+            total = items["total"]
+            first = scores[0] + total[0]
+            second = scores[1] + total[1]
+            scores[0] = first
+            scores[1] = second
+            if first >= TARGET or second >= TARGET:
+                game_won = 0 if first > second else 1 if second > first else -1
+            word = first | second << 16  # pack_scores(scores)
         else:
-            for s, p in enumerate(items["total"]):
-                scores[s] += p
-            top = max(scores)
-            if top >= TARGET and scores.count(top) == 1:
-                game_won = scores.index(top)
+            items = score_pack(captured, self.sweeps, game.sides, game.side_of)
+            self.pack_results.append(items)
+            if game.options.count_out:
+                game_won = self._count_out()
+            else:
+                for s, p in enumerate(items["total"]):
+                    scores[s] += p
+                top = max(scores)
+                if top >= TARGET and scores.count(top) == 1:
+                    game_won = scores.index(top)
+            word = pack_scores(scores)
         pack = self.pack + 1
-        log.extend((PACK_END | pack << 7, pack_scores(scores)))
+        log.extend((PACK_END | pack << 7, word))
         if game_won >= 0:
             self.winners = [game_won]
             self.phase = OVER
             self._legal = ()
-            log.extend((GAME_OVER | game_won << 7, pack_scores(scores)))
+            log.extend((GAME_OVER | game_won << 7, word))
             return
         self.pack = pack
         self.dealer = (self.dealer + 1) % game.players
