@@ -129,8 +129,10 @@ that use loose cards use one or two; see :func:`_cards_of_many` for the rest).""
 def _cards_of_many(mask: int) -> tuple[int, ...]:
     """The cards of a mask of three or more cards (one not in :data:`_CARDS_OF`), ascending:
     the lowest cards one by one, then the last two from :data:`_CARDS_OF`."""
-    head: tuple[int, ...] = ()
-    while mask not in _CARDS_OF:
+    low = mask & -mask
+    mask ^= low
+    head: tuple[int, ...] = (low.bit_length() - 1,)
+    while mask not in _CARDS_OF:  # four or more
         low = mask & -mask
         head += (low.bit_length() - 1,)
         mask ^= low
@@ -682,45 +684,54 @@ class CasinoState(State[Action, "CasinoObservation"]):
                         aid |= FLAG
                     self._log.extend((aid << 7 | _CAPTURE_SEAT[seat] | _ONE_MORE,
                                       mask_of(taken) if _COMPILED else sum(map(_BIT, taken))))
-            else:
-                joined: list[int] = []
+            else:  # a build
                 if used:
                     self._lmask ^= used
                     self._reach = -1
                     for c in got:
                         loose.remove(c)
-                    joined.extend(got)
                 value, raised, merged = _BUILD_CODE[code]
                 if raised:
                     value += VALUES[card]
                 log = self._log
-                head = len(log)
-                log.append(0)  # the header, once the build is known
-                if raised:
-                    cards = self.builds.pop(raised).cards
-                    joined.extend(cards)
-                    log.append(mask_of(cards))
-                if merged:
-                    cards = self.builds.pop(value).cards
-                    joined.extend(cards)
-                    log.append(mask_of(cards))
-                joined.append(card)
-                joined.sort()
+                if raised or merged:  # standing builds join: their cards logged after
+                    joined = list(took)
+                    head = len(log)
+                    log.append(0)  # the header, once the build is known
+                    if raised:
+                        cards = self.builds.pop(raised).cards
+                        joined.extend(cards)
+                        log.append(mask_of(cards))
+                    if merged:
+                        cards = self.builds.pop(value).cards
+                        joined.extend(cards)
+                        log.append(mask_of(cards))
+                    joined.sort()
+                    cards = tuple(joined)
+                    extra = len(log) - head - 1
+                else:  # the card and loose cards alone (88% of builds)
+                    cards = tuple(sorted(took))
+                    head = -1
+                    extra = 0
                 if _COMPILED:
                     total = 0
-                    for c in joined:
+                    for c in cards:
                         total += VALUES[c]
                 else:
-                    total = sum(map(_VALUE, joined))
-                made: Any = BuildUnitDraft()  # BuildUnit(value, tuple(joined), seat, turn)
+                    total = sum(map(_VALUE, cards))
+                made: Any = BuildUnitDraft()  # BuildUnit(value, cards, seat, turn)
                 made.value = value
-                made.cards = tuple(joined)
+                made.cards = cards
                 made.owner = seat
                 made.turn = self.turn
                 made.__class__ = _BUILD_UNIT
                 self.builds[value] = made
-                log[head] = ((aid | (FLAG if total != value else 0)) << 7 | _BUILD_SEAT[seat]
-                             | (len(log) - head - 1) << EXTRA_SHIFT)
+                word = ((aid | (FLAG if total != value else 0)) << 7 | _BUILD_SEAT[seat]
+                        | extra << EXTRA_SHIFT)
+                if head < 0:
+                    log.append(word)
+                else:
+                    log[head] = word
         turn = self.turn
         self.last_turn[seat] = turn
         self.turn = turn + 1
