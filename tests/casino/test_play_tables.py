@@ -17,7 +17,14 @@ from collections.abc import Callable, Sequence
 from kartentisch.games.casino import Casino
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino import state as st
-from kartentisch.games.casino.cards import BIG_CASINO, LITTLE_CASINO, SPADES, rank_of, suit_of
+from kartentisch.games.casino.cards import (
+    BIG_CASINO,
+    LITTLE_CASINO,
+    SPADES,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from kartentisch.games.casino.log import BUILD, CAPTURE, DEAL, TRAIL, cards_of, header
 from kartentisch.games.casino.scoring import SCORE_ITEMS, score_pack, score_two
 
@@ -193,21 +200,31 @@ def test_played_games_log_what_the_moves_say() -> None:
         assert state.history_ids() == played
 
 
-def test_quick_rows_are_the_captures_of_at_most_one_loose_card() -> None:
-    expected = 0
+def test_quick_rows_decode_their_ids() -> None:
+    """Each row of ``_QUICK`` is its id decoded; every capture of at most one loose card is
+    there, and so are the numerals' two-card captures and one-card builds that can add up."""
     for aid, (card, code, used, got, took) in st._QUICK.items():
         action = acts.action_from_id(aid)
-        assert type(action) is acts.Capture, aid
+        assert type(action) is not acts.Trail, aid
         assert (card, code) == (action.card, acts.action_code(action)), aid
         assert used == acts.loose_mask(action.loose) and got == action.loose, aid
-        assert len(got) <= 1 and took == (card, *got)
+        assert took == (card, *got)
         assert _decode(aid)[:3] == (card, code, used)
-    for k in range(len(acts.SEG_STARTS) - 1):  # every such id is there
+    singles = 0
+    for k in range(len(acts.SEG_STARTS) - 1):
         code = acts.SEG_ROWS[k][2]
         if code in (acts.CODE_CAPTURE, acts.CODE_CAPTURE_BUILD):
-            size = acts.SEG_STARTS[k + 1] - acts.SEG_STARTS[k]
-            expected += size.bit_length()  # 2^b - 1 ids: b singles; 2^b: b singles, empty
-    assert len(st._QUICK) == expected
+            start, end = acts.SEG_STARTS[k], acts.SEG_STARTS[k + 1]
+            base = acts.SEG_ROWS[k][0]
+            for packed in (0, *(1 << b for b in range((end - base - 1).bit_length()))):
+                if base + packed >= start:
+                    assert base + packed in st._QUICK
+                    singles += 1
+    assert singles == 1756
+    two = acts.action_id(acts.Capture(parse_card("9h"), (parse_card("4c"),
+                                                             parse_card("5d"))))
+    build = acts.action_id(acts.Build(parse_card("2h"), 7, (parse_card("5c"),)))
+    assert two in st._QUICK and build in st._QUICK
 
 
 def test_score_two_is_score_pack_of_two_seats() -> None:
