@@ -882,10 +882,6 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 words.append(mask_of(cards))
             log.append(TABLE_TAKEN | (taker + 1) << 4 | (len(words) - 1) << 7)
             log.extend(words)
-        self._loose = []
-        self._lmask = 0
-        self._reach = -1
-        self.builds = {}
         game = self.game
         scores = self.scores
         game_won = -1
@@ -916,6 +912,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
         pack = self.pack + 1
         log.extend((PACK_END | pack << 7, word))
         if game_won >= 0:
+            self._loose = []  # the table is empty (_start_pack sets it otherwise)
+            self._lmask = 0
+            self._reach = -1
+            self.builds = {}
             self.winners = [game_won]
             self.phase = OVER
             self._legal = ()
