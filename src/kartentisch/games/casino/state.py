@@ -94,6 +94,8 @@ __all__ = ["OVER", "PLAY", "SCORE_ITEMS", "TARGET", "BuildUnit", "CasinoState", 
 PLAY: Final = "play"
 OVER: Final = "over"
 _BIG_ENDIAN: Final = sys.byteorder == "big"
+_HALF_WORDS: Final = array("I").itemsize == 4
+"""Whether ``array("I")`` reads 32-bit halves of the 64-bit words (C ``unsigned int``)."""
 
 # Compiled with mypyc, a name imported from a module outside the compiled group is looked
 # up in this module's globals dict at every use (~100 instructions); a module-level Final
@@ -267,16 +269,21 @@ def deal_order(seed: int, pack: int) -> list[int]:
     the cards sorted by one 64-bit word each), computed in half the instructions (a pack
     is shuffled every 24 plays of two players; the general shuffle cost ~4% of a play):
     the cards are sorted by the top 16 bits of their words, small ints that Python
-    compares fast; only when two cards share them (about one pack in fifty) is the
-    general shuffle asked. A card is its index in ``DECK``. Tests compare the two on many
-    seeds, ties included.
+    compares fast; when two cards share them (about one pack in fifty), by the top 32
+    bits, and only when two share those too (about one in ten million) is the general
+    shuffle asked. A card is its index in ``DECK``. Tests compare the two on many seeds,
+    ties included.
     """
     if _BIG_ENDIAN:
         return shuffled(DECK, seed, "casino", pack)
     digest = hashlib.shake_128(f"{seed}/casino/{pack}".encode()).digest(8 * 52)
     top = array("H", digest)[3::4].tolist()  # each little-endian word's top 16 bits
     if len(set(top)) < 52:
-        return shuffled(DECK, seed, "casino", pack)
+        if not _HALF_WORDS:
+            return shuffled(DECK, seed, "casino", pack)
+        top = array("I", digest)[1::2].tolist()  # the top 32 bits
+        if len(set(top)) < 52:
+            return shuffled(DECK, seed, "casino", pack)
     return sorted(DECK, key=top.__getitem__)
 
 
