@@ -675,9 +675,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 self._reach = (reach | reach << VALUES[card]) & 0x7FF
             self._log.append(aid << 7 | _TRAIL_SEAT[seat])
         else:
-            row = _QUICK.get(aid)
-            if row is not None:  # a capture with at most one loose card (60% of the rest)
-                card, code, used, got, took = row
+            if aid in _QUICK:  # 83% of the rest: see _QUICK
+                card, code, used, got, took = _QUICK[aid]
             else:
                 if _COMPILED:  # a loop in C (see movegen.segment_of); in pure Python a call
                     base, card, code, shift, high = _DECODE[segment_of(aid) + 1]
