@@ -675,8 +675,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 self._reach = (reach | reach << VALUES[card]) & 0x7FF
             self._log.append(aid << 7 | _TRAIL_SEAT[seat])
         else:
-            if aid in _QUICK:  # 83% of the rest: see _QUICK
-                card, code, used, got, took = _QUICK[aid]
+            row = _QUICK.get(aid)
+            if row is not None:  # 83% of the rest: see _QUICK
+                card, code, used, got, took = row
             else:
                 if _COMPILED:  # a loop in C (see movegen.segment_of); in pure Python a call
                     base, card, code, shift, high = _DECODE[segment_of(aid) + 1]
