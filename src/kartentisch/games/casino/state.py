@@ -18,6 +18,8 @@ import bisect
 import hashlib
 import sys
 from array import array
+from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from kartentisch.core.errors import IllegalActionError
@@ -27,6 +29,7 @@ from kartentisch.games.casino import actions, cards, table
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
     CODE_BUILD_MERGE,
+    CODE_CAPTURE,
     CODE_CAPTURE_BUILD,
     CODE_RAISE,
     CODE_RAISE_MERGE,
@@ -34,6 +37,7 @@ from kartentisch.games.casino.actions import (
     NUM_CODES,
     Action,
     action_id,
+    compress,
 )
 from kartentisch.games.casino.cards import card_names
 from kartentisch.games.casino.combinatorics import Sums, sums_of
@@ -52,7 +56,6 @@ from kartentisch.games.casino.log import (
     TRAIL,
     action_ids,
     decode,
-    header,
     mask_of,
     new_log,
     pack_scores,
@@ -71,6 +74,7 @@ from kartentisch.games.casino.scoring import (
     TARGET,
     count_out_order,
     score_pack,
+    score_two,
 )
 from kartentisch.games.casino.table import (
     BuildUnit,
@@ -89,6 +93,8 @@ __all__ = ["OVER", "PLAY", "SCORE_ITEMS", "TARGET", "BuildUnit", "CasinoState", 
 PLAY: Final = "play"
 OVER: Final = "over"
 _BIG_ENDIAN: Final = sys.byteorder == "big"
+_HALF_WORDS: Final = array("I").itemsize == 4
+"""Whether ``array("I")`` reads 32-bit halves of the 64-bit words (C ``unsigned int``)."""
 
 # Compiled with mypyc, a name imported from a module outside the compiled group is looked
 # up in this module's globals dict at every use (~100 instructions); a module-level Final
@@ -107,6 +113,154 @@ _BISECT_LEFT: Final = bisect.bisect_left
 _TRAIL_CARD: Final[dict[int, int]] = {
     actions.ID_BASE[c * NUM_CODES + CODE_TRAIL]: c for c in range(52)}
 """The card of each trail's id (a trail is decoded by one lookup)."""
+_BISECT_RIGHT: Final = bisect.bisect_right
+SEG_STARTS: Final[tuple[int, ...]] = actions.SEG_STARTS
+_DECODE: Final[tuple[tuple[int, int, int, int, int], ...]] = ((0, 0, 0, 0, 0), *(
+    (base, card, code, shift, -(1 << card) if card >= 0 else 0)
+    for base, card, code, shift in SEG_ROWS))
+"""``_DECODE[k + 1]``: segment ``k``'s row of :data:`~.actions.SEG_ROWS` and ``-(1 << card)``
+(one entry ahead, so ``bisect_right(SEG_STARTS, aid)`` indexes it directly). With ``packed =
+(aid - base) << shift``, the loose cards used are ``packed + (packed & high)``: the bits at
+and above the card's move up by one, which puts back the card's squeezed-out bit."""
+_CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
+    0: (),
+    **{1 << a: (a,) for a in range(52)},
+    **{1 << a | 1 << b: (a, b) for b in range(52) for a in range(b)}}
+"""The cards of every mask of one or two cards, ascending (94% of the captures and builds
+that use loose cards use one or two; see :func:`_cards_of_many` for the rest)."""
+
+
+def _cards_of_many(mask: int) -> tuple[int, ...]:
+    """The cards of a mask of three or more cards (one not in :data:`_CARDS_OF`), ascending:
+    the lowest cards one by one, then the last two from :data:`_CARDS_OF`."""
+    low = mask & -mask
+    mask ^= low
+    head: tuple[int, ...] = (low.bit_length() - 1,)
+    while mask not in _CARDS_OF:  # four or more
+        low = mask & -mask
+        head += (low.bit_length() - 1,)
+        mask ^= low
+    return head + _CARDS_OF[mask]
+
+
+def _quick_rows() -> dict[int, tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]:
+    """:data:`_QUICK`: every capture id (of a build or not) using at most one loose card,
+    and, for numerals, the captures of two loose cards and the builds (made or joined) with
+    one loose card whose values can add up."""
+    ids: list[int] = []
+    for k, (base, _card, code, _shift) in enumerate(SEG_ROWS):
+        if CODE_TRAIL < code <= CODE_CAPTURE_BUILD:
+            bits = (SEG_STARTS[k + 1] - base - 1).bit_length()  # the cards the segment allows
+            ids.extend(base + packed for packed in (0, *(1 << b for b in range(bits)))
+                       if base + packed >= SEG_STARTS[k])  # a segment may leave out the empty set
+    numerals = [c for c in DECK if VALUES[c]]
+    for card in numerals:
+        own = VALUES[card]
+        for c in numerals:
+            if c == card:
+                continue
+            for v in {own + VALUES[c], own if VALUES[c] == own else 0} - {0}:
+                if v <= 10:
+                    for code in (CODE_BUILD + v - 1, CODE_BUILD_MERGE + v - 1):
+                        ids.append(actions.ID_BASE[card * NUM_CODES + code]
+                                   + compress(1 << c, card))
+            for d in numerals:
+                if c < d != card and (VALUES[c] + VALUES[d] == own
+                                      or VALUES[c] == VALUES[d] == own):
+                    ids.append(actions.ID_BASE[card * NUM_CODES + CODE_CAPTURE]
+                               + compress(1 << c | 1 << d, card))
+    out = {}
+    for aid in ids:
+        base, card, code, shift, high = _DECODE[_BISECT_RIGHT(SEG_STARTS, aid)]
+        packed = (aid - base) << shift
+        used = packed + (packed & high)
+        out[aid] = (card, code, used, _CARDS_OF[used], (card, *_CARDS_OF[used]))
+    return out
+
+
+_QUICK: Final[dict[int, tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]] = _quick_rows()
+"""The commonest plays after trails, decoded once (4,916 ids): id -> (card, code, loose
+cards used as a mask and as a tuple, and the card followed by them: what a capture's pile
+gets). In random two-player play 83% of the plays that are not trails are among them (one-
+card captures and captures of a build alone 60%, two-card captures and one-card builds
+most of the rest); a hit spares the bisection and the mask arithmetic."""
+
+_BIT: Final = tuple(1 << c for c in range(52)).__getitem__
+"""Card -> its bit: in pure Python ``sum(map(_BIT, cards))`` is a mask made in C (the cards
+are distinct, so the sum of their bits is their union)."""
+_VALUE: Final = VALUES.__getitem__
+_ONE_MORE: Final = 1 << EXTRA_SHIFT
+"""A play's header with one card mask after it."""
+_MAX_PLAYERS: Final = 7
+"""Seats that fit a log word's seat field (three bits, 0 for nobody)."""
+_TRAIL_SEAT: Final[tuple[int, ...]] = tuple(TRAIL | (s + 1) << 4 for s in range(_MAX_PLAYERS))
+"""A play's header without its payload, by seat (see :mod:`.log`)."""
+_CAPTURE_SEAT: Final[tuple[int, ...]] = tuple(
+    CAPTURE | (s + 1) << 4 for s in range(_MAX_PLAYERS))
+_BUILD_SEAT: Final[tuple[int, ...]] = tuple(BUILD | (s + 1) << 4 for s in range(_MAX_PLAYERS))
+_BUILD_CODE: Final[tuple[tuple[int, int, bool], ...]] = tuple(
+    (c - CODE_BUILD + 1, 0, False) if CODE_BUILD <= c < CODE_BUILD_MERGE
+    else (c - CODE_BUILD_MERGE + 1, 0, True) if CODE_BUILD_MERGE <= c < CODE_RAISE
+    else (c - CODE_RAISE + 1, c - CODE_RAISE + 1, False) if CODE_RAISE <= c < CODE_RAISE_MERGE
+    else (c - CODE_RAISE_MERGE + 1, c - CODE_RAISE_MERGE + 1, True) if c >= CODE_RAISE_MERGE
+    else (0, 0, False) for c in range(NUM_CODES))
+"""A build's code -> (value, raised, merged), where a raise's value is still to be added
+the card's value (``raised`` is the value of the build raised; see :mod:`.actions`' codes)."""
+_NEXT: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple((s + 1) % n for s in range(n)) for n in range(_MAX_PLAYERS + 1))
+"""``_NEXT[n][seat]``: the seat after ``seat`` among ``n`` players."""
+
+
+def _pick(*cards_from_end: int) -> Callable[[list[int]], tuple[int, ...]]:
+    """What takes the cards at these places from the pack's end (1 is the last card)."""
+    return itemgetter(*(-k for k in cards_from_end))
+
+
+def _deal_plans(n: int, dealer: int) -> tuple[tuple[int, Callable[[list[int]], tuple[int, ...]],
+                                                    int], ...]:
+    """A later deal's seats from left of the dealer: each with what picks its four cards
+    (two in each of two rounds) and its log header without the cards left."""
+    out = []
+    for i in range(n):
+        seat = (dealer + 1 + i) % n
+        out.append((seat, _pick(2 * i + 1, 2 * i + 2, 2 * n + 2 * i + 1, 2 * n + 2 * i + 2),
+                    DEAL | (seat + 1) << 4))
+    return tuple(out)
+
+
+_DEALS: Final = tuple(tuple(_deal_plans(n, d) for d in range(n))
+                      for n in range(_MAX_PLAYERS + 1))
+"""``_DEALS[players][dealer]``: how :meth:`CasinoState._deal_hands` deals."""
+_DEALS_OF_TWO: Final = tuple((*plan[0], *plan[1]) for plan in _DEALS[2])
+"""``_DEALS[2]``, each dealer's two rows as one tuple (unpacked at once)."""
+
+
+def _start_plans(n: int, dealer: int) -> tuple[Callable[[list[int]], tuple[int, ...]],
+                                               tuple[Callable[[list[int]], tuple[int, ...]], ...],
+                                               tuple[tuple[int, int], ...]]:
+    """A pack's first deal: two cards at a time to each non-dealer from left of the dealer,
+    then to the table, then to the dealer, twice. The table's pick, each seat's pick (by
+    seat), and the seats in the log's order with their header words."""
+    order = [(dealer + 1 + i) % n for i in range(n - 1)]
+    slot = {seat: j for j, seat in enumerate(order)}
+    slot[dealer] = n  # the table's slot is n - 1
+    step = 2 * (n + 1)
+
+    def pick(j: int) -> Callable[[list[int]], tuple[int, ...]]:
+        return _pick(2 * j + 1, 2 * j + 2, step + 2 * j + 1, step + 2 * j + 2)
+
+    left = len(DECK) - 4 * (n + 1)  # the cards left after the first deal
+    return (pick(n - 1), tuple(pick(slot[s]) for s in range(n)),
+            tuple((s, DEAL | (s + 1) << 4 | left << 7) for s in [*order, dealer]))
+
+
+_STARTS: Final = tuple(tuple(_start_plans(n, d) for d in range(n))
+                       for n in range(_MAX_PLAYERS + 1))
+"""``_STARTS[players][dealer]``: how :meth:`CasinoState._start_pack` deals."""
+_STARTS_OF_TWO: Final = tuple((table_pick, picks[0], picks[1], *plan[0], *plan[1])
+                              for table_pick, picks, plan in _STARTS[2])
+"""``_STARTS[2]``, each dealer's row as one flat tuple: the table's pick, seat 0's and seat
+1's, then the seats in the log's order, each with its deal header."""
 
 
 def deal_order(seed: int, pack: int) -> list[int]:
@@ -116,16 +270,21 @@ def deal_order(seed: int, pack: int) -> list[int]:
     the cards sorted by one 64-bit word each), computed in half the instructions (a pack
     is shuffled every 24 plays of two players; the general shuffle cost ~4% of a play):
     the cards are sorted by the top 16 bits of their words, small ints that Python
-    compares fast; only when two cards share them (about one pack in fifty) is the
-    general shuffle asked. A card is its index in ``DECK``. Tests compare the two on many
-    seeds, ties included.
+    compares fast; when two cards share them (about one pack in fifty), by the top 32
+    bits, and only when two share those too (about one in ten million) is the general
+    shuffle asked. A card is its index in ``DECK``. Tests compare the two on many seeds,
+    ties included.
     """
     if _BIG_ENDIAN:
         return shuffled(DECK, seed, "casino", pack)
     digest = hashlib.shake_128(f"{seed}/casino/{pack}".encode()).digest(8 * 52)
     top = array("H", digest)[3::4].tolist()  # each little-endian word's top 16 bits
     if len(set(top)) < 52:
-        return shuffled(DECK, seed, "casino", pack)
+        if not _HALF_WORDS:
+            return shuffled(DECK, seed, "casino", pack)
+        top = array("I", digest)[1::2].tolist()  # the top 32 bits
+        if len(set(top)) < 52:
+            return shuffled(DECK, seed, "casino", pack)
     return sorted(DECK, key=top.__getitem__)
 
 
@@ -497,201 +656,286 @@ class CasinoState(State[Action, "CasinoObservation"]):
     # ----------------------------------------------------------------- transitions
     def _apply(self, aid: int) -> None:
         """Play the legal move ``aid``, read from its id alone (an offered action's fields
-        are never decoded for it: see :func:`~.movegen.make_actions`)."""
-        card = _TRAIL_CARD.get(aid, -1)
-        if card >= 0:  # a trail (most plays): one lookup
-            base = shift = 0
-            code = CODE_TRAIL
-        else:
-            base, card, code, shift = SEG_ROWS[segment_of(aid)]
+        are never decoded for it: see :func:`~.movegen.make_actions`).
+
+        Speed (in pure Python the cost is the bytecodes run): a trail (58% of plays) is
+        known by one membership test and takes its own short path; any other id is decoded
+        by one bisection over the segments' starts into a row of :data:`_DECODE` (base,
+        card, code, and what puts the card's bit back into the loose cards used), whose
+        cards come from :data:`_CARDS_OF` for the usual one or two. Captures and builds
+        are written out here rather than called (a call costs more than its body's
+        branches). The log words' seat parts are table entries, the next seat one lookup.
+        """
         seat = self._current
         self._legal = None
         self._offered = None
-        log = self._log
         hands = self.hands
-        hands[seat].remove(card)
-        turn = self.turn
-        if code == CODE_TRAIL:
+        if aid in _TRAIL_CARD:
+            card = _TRAIL_CARD[aid]
+            hands[seat].remove(card)
             _INSORT(self._loose, card)
             self._lmask |= 1 << card
             reach = self._reach
             if reach >= 0:  # the new sums: the old ones, and the old ones plus the card
                 self._reach = (reach | reach << VALUES[card]) & 0x7FF
-            log.append(TRAIL | (seat + 1) << 4 | aid << 7)
+            self._log.append(aid << 7 | _TRAIL_SEAT[seat])
         else:
-            packed = (aid - base) << shift  # the loose cards used: the card's bit put back
-            used = (packed & ((1 << card) - 1)) | ((packed >> card) << (card + 1))
-            if code <= CODE_CAPTURE_BUILD:
-                loose = self._loose
-                pile = self.captured[seat]
-                pile.append(card)
-                if used:
-                    self._lmask ^= used
-                    self._reach = -1
-                    while used:  # ascending, as the action's tuple lists them
-                        low = used & -used
-                        c = low.bit_length() - 1
-                        loose.remove(c)
-                        pile.append(c)
-                        used ^= low
-                self.last_capturer = seat
-                if code == CODE_CAPTURE_BUILD:
-                    unit = self.builds.pop(VALUES[card])
-                    pile.extend(unit.cards)
-                sweep = (self._sweeps and not loose and not self.builds
-                         and (bool(self.deck) or any(hands)))  # never on the pack's last play
-                if sweep:
-                    self.sweeps[seat] += 1
-                    aid |= FLAG
-                if code == CODE_CAPTURE_BUILD:
-                    log.append(CAPTURE | (seat + 1) << 4 | aid << 7 | 1 << EXTRA_SHIFT)
-                    log.append(mask_of(unit.cards))
-                else:
-                    log.append(CAPTURE | (seat + 1) << 4 | aid << 7)
+            row = _QUICK.get(aid)
+            if row is not None:  # 83% of the rest: see _QUICK
+                card, code, used, got, took = row
             else:
-                joined: list[int] = []
+                if _COMPILED:  # a loop in C (see movegen.segment_of); in pure Python a call
+                    base, card, code, shift, high = _DECODE[segment_of(aid) + 1]
+                else:
+                    base, card, code, shift, high = _DECODE[_BISECT_RIGHT(SEG_STARTS, aid)]
+                packed = (aid - base) << shift
+                used = packed + (packed & high)  # the loose cards used: the card's bit back
+                got = _CARDS_OF[used] if used in _CARDS_OF else _cards_of_many(used)
+                took = (card, *got)
+            hands[seat].remove(card)
+            loose = self._loose
+            if code <= CODE_CAPTURE_BUILD:
+                pile = self.captured[seat]
                 if used:
-                    loose = self._loose
                     self._lmask ^= used
                     self._reach = -1
-                    while used:
-                        low = used & -used
-                        c = low.bit_length() - 1
+                    for c in got:  # ascending, as the action's tuple lists them
                         loose.remove(c)
-                        joined.append(c)
-                        used ^= low
-                if code < CODE_RAISE:
-                    merged = code >= CODE_BUILD_MERGE
-                    value = code - (CODE_BUILD_MERGE if merged else CODE_BUILD) + 1
-                    raised = 0
+                    pile += took  # the card, then the loose cards
                 else:
-                    merged = code >= CODE_RAISE_MERGE
-                    raised = code - (CODE_RAISE_MERGE if merged else CODE_RAISE) + 1
-                    value = VALUES[card] + raised
-                head = len(log)
-                log.append(0)  # the header, once the build is known
+                    pile.append(card)
+                self.last_capturer = seat
+                if code == CODE_CAPTURE:
+                    if self._sweeps and self._swept(seat):
+                        aid |= FLAG
+                    self._log.append(aid << 7 | _CAPTURE_SEAT[seat])
+                else:  # the build of the card's value too
+                    taken = self.builds.pop(VALUES[card]).cards
+                    pile += taken
+                    if self._sweeps and self._swept(seat):
+                        aid |= FLAG
+                    self._log.extend((aid << 7 | _CAPTURE_SEAT[seat] | _ONE_MORE,
+                                      mask_of(taken) if _COMPILED else sum(map(_BIT, taken))))
+            else:  # a build
+                if used:
+                    self._lmask ^= used
+                    self._reach = -1
+                    for c in got:
+                        loose.remove(c)
+                value, raised, merged = _BUILD_CODE[code]
                 if raised:
-                    cards = self.builds.pop(raised).cards
-                    joined.extend(cards)
-                    log.append(mask_of(cards))
-                if merged:
-                    cards = self.builds.pop(value).cards
-                    joined.extend(cards)
-                    log.append(mask_of(cards))
-                joined.append(card)
-                joined.sort()
-                total = 0
-                for c in joined:
-                    total += VALUES[c]
-                made: Any = BuildUnitDraft()  # BuildUnit(value, tuple(joined), seat, turn)
+                    value += VALUES[card]
+                log = self._log
+                if raised or merged:  # standing builds join: their cards logged after
+                    joined = list(took)
+                    head = len(log)
+                    log.append(0)  # the header, once the build is known
+                    if raised:
+                        cards = self.builds.pop(raised).cards
+                        joined.extend(cards)
+                        log.append(mask_of(cards))
+                    if merged:
+                        cards = self.builds.pop(value).cards
+                        joined.extend(cards)
+                        log.append(mask_of(cards))
+                    joined.sort()
+                    cards = tuple(joined)
+                    extra = len(log) - head - 1
+                else:  # the card and loose cards alone (88% of builds)
+                    cards = tuple(sorted(took))
+                    head = -1
+                    extra = 0
+                if _COMPILED:
+                    total = 0
+                    for c in cards:
+                        total += VALUES[c]
+                else:
+                    total = sum(map(_VALUE, cards))
+                made: Any = BuildUnitDraft()  # BuildUnit(value, cards, seat, turn)
                 made.value = value
-                made.cards = tuple(joined)
+                made.cards = cards
                 made.owner = seat
-                made.turn = turn
+                made.turn = self.turn
                 made.__class__ = _BUILD_UNIT
                 self.builds[value] = made
-                log[head] = (BUILD | (seat + 1) << 4
-                             | (aid | (FLAG if total != value else 0)) << 7
-                             | (len(log) - head - 1) << EXTRA_SHIFT)
+                word = ((aid | (FLAG if total != value else 0)) << 7 | _BUILD_SEAT[seat]
+                        | extra << EXTRA_SHIFT)
+                if head < 0:
+                    log.append(word)
+                else:
+                    log[head] = word
+        turn = self.turn
         self.last_turn[seat] = turn
         self.turn = turn + 1
-        n = len(hands)
-        nxt = seat + 1 if seat + 1 < n else 0
+        nxt = _NEXT[len(hands)][seat]
         if hands[nxt]:
             self._current = nxt
             return
-        for step in range(2, n + 1):
-            nxt = (seat + step) % n
-            if hands[nxt]:
-                self._current = nxt
-                return
+        if any(hands):  # a hand emptied early (only in a position set up so)
+            n = len(hands)
+            for step in range(2, n + 1):
+                nxt = (seat + step) % n
+                if hands[nxt]:
+                    self._current = nxt
+                    return
         if self.deck:
             self._deal_hands()
         else:
             self._end_pack()
 
+    def _swept(self, seat: int) -> bool:
+        """After a capture by ``seat`` with option ``sweeps``: whether it cleared the table
+        (never on the pack's last play); counts the sweep if so."""
+        if self._loose or self.builds or not (self.deck or any(self.hands)):
+            return False
+        self.sweeps[seat] += 1
+        return True
+
     def _deal_hands(self) -> None:
-        """Deal four more cards to each player, two at a time, from left of the dealer."""
-        n = self.game.players
+        """Deal four more cards to each player, two at a time, from left of the dealer.
+
+        Speed: each seat's four cards are one ``itemgetter`` call on the pack's end (the
+        table :data:`_DEALS` for the player count and dealer), its log words made from
+        table entries; then the dealt cards leave the pack in one slice deletion.
+        """
         deck = self.deck
-        order = [(self.dealer + 1 + i) % n for i in range(n)]
-        for _ in range(2):
-            for s in order:
-                self.hands[s].extend((deck.pop(), deck.pop()))
+        hands = self.hands
+        if len(hands) == 2 and not _COMPILED:  # written out for two players
+            first, pick, word, second, pick_second, word_second = _DEALS_OF_TWO[self.dealer]
+            got = pick(deck)
+            more = pick_second(deck)
+            del deck[-8:]
+            hands[first].extend(got)
+            hands[second].extend(more)
+            left = len(deck) << 7
+            self._log.extend((word | left, sum(map(_BIT, got)),
+                              word_second | left, sum(map(_BIT, more))))
+            self._current = first
+            return
         log = self._log
-        for s in order:
-            log.append(header(DEAL, s, len(deck)))
-            log.append(mask_of(self.hands[s]))
-        self._current = order[0]
+        plan = _DEALS[len(hands)][self.dealer]
+        dealt = 4 * len(plan)
+        left = (len(deck) - dealt) << 7
+        for seat, pick, word in plan:
+            got = pick(deck)
+            hands[seat].extend(got)
+            log.extend((word | left, mask_of(got) if _COMPILED else sum(map(_BIT, got))))
+        del deck[-dealt:]
+        self._current = plan[0][0]
 
     def _start_pack(self) -> None:
-        """Shuffle and make the first deal of a pack (four cards to each and to the table)."""
+        """Shuffle and make the first deal of a pack (four cards to each and to the table:
+        two at a time to each non-dealer, then the table, then the dealer).
+
+        Speed: as :meth:`_deal_hands`, every hand and the table are one ``itemgetter``
+        call each (:data:`_STARTS`), the log words table entries and bit sums.
+        """
         n = self.game.players
+        dealer = self.dealer
         deck = deal_order(self.seed, self.pack)
-        self.deck = deck
-        self.hands = [[] for _ in range(n)]
-        self.loose = []
-        self.builds = {}
-        self.captured = [[] for _ in range(n)]
-        self.sweeps = [0] * n
-        self.last_capturer = -1
-        self.last_turn = [-1] * n
         log = self._log
         self._plays = []
         self._plays_at = len(log)
-        log.append(header(PACK_START, self.dealer, self.pack + 1))
-        order = [(self.dealer + 1 + i) % n for i in range(n - 1)]
-        table: list[int] = []
-        for _ in range(2):  # to each non-dealer, then the table, then the dealer
-            for s in order:
-                self.hands[s].extend((deck.pop(), deck.pop()))
-            table.extend((deck.pop(), deck.pop()))
-            self.hands[self.dealer].extend((deck.pop(), deck.pop()))
-        self.loose = sorted(table)
-        log.append(header(TABLE, -1, 0))
-        log.append(mask_of(table))
-        for s in [*order, self.dealer]:
-            log.append(header(DEAL, s, len(deck)))
-            log.append(mask_of(self.hands[s]))
-        self._current = (self.dealer + 1) % n
+        self.builds = {}
+        self.last_capturer = -1
+        self._reach = -1
+        if n == 2 and not _COMPILED:  # written out for two players
+            table_pick, pick_zero, pick_one, first, word, second, word_second = (
+                _STARTS_OF_TWO[dealer])
+            zero = pick_zero(deck)
+            one = pick_one(deck)
+            got = table_pick(deck)
+            del deck[-12:]
+            self.deck = deck
+            self.hands = [list(zero), list(one)]
+            self._loose = sorted(got)
+            mask = sum(map(_BIT, got))
+            self._lmask = mask
+            self.captured = [[], []]
+            self.sweeps = [0, 0]
+            self.last_turn = [-1, -1]
+            zero_mask = sum(map(_BIT, zero))
+            one_mask = sum(map(_BIT, one))
+            log.extend((PACK_START | (dealer + 1) << 4 | (self.pack + 1) << 7, TABLE, mask,
+                        word, one_mask if first else zero_mask,
+                        word_second, one_mask if second else zero_mask))
+            self._current = first
+            return
+        table_pick, picks, plan = _STARTS[n][dealer]
+        hands = [list(pick(deck)) for pick in picks]
+        self.hands = hands
+        table = sorted(table_pick(deck))
+        del deck[-4 * (n + 1):]
+        self.deck = deck
+        self._loose = table
+        self.captured = [[] for _ in range(n)]
+        self.sweeps = [0] * n
+        self.last_turn = [-1] * n
+        mask = mask_of(table) if _COMPILED else sum(map(_BIT, table))
+        self._lmask = mask
+        log.extend((PACK_START | (dealer + 1) << 4 | (self.pack + 1) << 7, TABLE, mask))
+        for seat, word in plan:
+            hand = hands[seat]
+            log.extend((word, mask_of(hand) if _COMPILED else sum(map(_BIT, hand))))
+        self._current = plan[0][0]
 
     def _end_pack(self) -> None:
         """The last capturer takes the table; score the pack; end the game or start another."""
         taker = self.last_capturer if self.last_capturer >= 0 else self.dealer
-        rest = list(self._loose)
-        words = [mask_of(rest)]
-        for v in sorted(self.builds):
-            rest.extend(self.builds[v].cards)
-            words.append(mask_of(self.builds[v].cards))
-        self.loose = []
-        self.builds = {}
-        if rest:
-            self.captured[taker].extend(rest)
-            self._log.append(header(TABLE_TAKEN, taker, len(words) - 1))
-            self._log.extend(words)
-        items = score_pack(self.captured, self.sweeps, self.game.sides, self.game.side_of)
-        self.pack_results.append(items)
+        loose = self._loose
+        builds = self.builds
+        log = self._log
+        if loose or builds:
+            pile = self.captured[taker]
+            pile.extend(loose)
+            words = [self._lmask]  # the loose cards' mask, kept up to date by the plays
+            for v in sorted(builds):
+                cards = builds[v].cards
+                pile.extend(cards)
+                words.append(mask_of(cards))
+            log.append(TABLE_TAKEN | (taker + 1) << 4 | (len(words) - 1) << 7)
+            log.extend(words)
+        game = self.game
+        scores = self.scores
         game_won = -1
-        if self.game.options.count_out:
-            game_won = self._count_out()
+        captured = self.captured
+        if len(captured) == 2 and not game.options.count_out:  # two players, written out
+            items = score_two(captured, self.sweeps)
+            self.pack_results.append(items)
+            total = items["total"]
+            first = scores[0] + total[0]
+            second = scores[1] + total[1]
+            scores[0] = first
+            scores[1] = second
+            if first >= TARGET or second >= TARGET:
+                game_won = 0 if first > second else 1 if second > first else -1
+            word = first | second << 16  # pack_scores(scores)
         else:
-            for s, p in enumerate(items["total"]):
-                self.scores[s] += p
-            top = max(self.scores)
-            leaders = [s for s, p in enumerate(self.scores) if p == top]
-            if top >= TARGET and len(leaders) == 1:
-                game_won = leaders[0]
-        self._log.append(header(PACK_END, -1, self.pack + 1))
-        self._log.append(pack_scores(self.scores))
+            items = score_pack(captured, self.sweeps, game.sides, game.side_of)
+            self.pack_results.append(items)
+            if game.options.count_out:
+                game_won = self._count_out()
+            else:
+                for s, p in enumerate(items["total"]):
+                    scores[s] += p
+                top = max(scores)
+                if top >= TARGET and scores.count(top) == 1:
+                    game_won = scores.index(top)
+            word = pack_scores(scores)
+        pack = self.pack + 1
+        log.extend((PACK_END | pack << 7, word))
         if game_won >= 0:
+            self._loose = []  # the table is empty (_start_pack sets it otherwise)
+            self._lmask = 0
+            self._reach = -1
+            self.builds = {}
             self.winners = [game_won]
             self.phase = OVER
             self._legal = ()
-            self._log.append(header(GAME_OVER, -1, game_won))
-            self._log.append(pack_scores(self.scores))
+            log.extend((GAME_OVER | game_won << 7, word))
             return
-        self.pack += 1
-        self.dealer = (self.dealer + 1) % self.game.players
+        self.pack = pack
+        self.dealer = (self.dealer + 1) % game.players
         self._start_pack()
 
     def _count_out(self) -> int:
