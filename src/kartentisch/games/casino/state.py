@@ -294,9 +294,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
     __slots__ = (
         "_capture_all", "_current", "_events", "_events_at", "_every_turn", "_given",
         "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_log", "_loose",
-        "_offered", "_plays", "_plays_at", "_reach", "_sweeps", "_trail_capturer", "builds",
-        "captured", "dealer", "deck", "game", "hands", "last_capturer", "last_turn", "pack",
-        "pack_results", "phase", "scores", "seed", "sweeps", "turn", "winners",
+        "_next", "_offered", "_plays", "_plays_at", "_reach", "_sweeps", "_trail_capturer",
+        "builds", "captured", "dealer", "deck", "game", "hands", "last_capturer", "last_turn",
+        "pack", "pack_results", "phase", "scores", "seed", "sweeps", "turn", "winners",
     )
 
     game: Casino
@@ -304,6 +304,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def __init__(self, game: Casino, seed: int, *, deal_now: bool = True):
         self.game = game
         self.seed = seed
+        self._next = _NEXT[game.players]
+        """The seat after each seat (fixed by the number of players)."""
         self._log = new_log()
         """What happened, compactly (see :mod:`.log`): the history and the events."""
         self._events: list[Event] = []
@@ -443,19 +445,15 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 aid = GET_AID(action)
             except (AttributeError, TypeError):  # made otherwise, or no action at all
                 aid = -1
-            if aid >= 0:
-                legal = self._legal
-                if legal is None:
-                    if self.phase == OVER:
-                        self.check_actor(None)
-                    if not self.is_legal_id(aid):
-                        raise self.why_illegal(action)
-                elif aid not in legal:
-                    if self.phase == OVER:
-                        self.check_actor(None)
-                    raise self.why_illegal(action)
+            legal = self._legal
+            if legal is not None:
+                if aid in legal:
+                    self._apply(aid)
+                    return
+            elif aid >= 0 and self.phase != OVER and self.is_legal_id(aid):
                 self._apply(aid)
                 return
+        # Anything else, illegal actions and a finished game included, for their errors.
         State.apply(self, action, seat=seat)
 
     def _open_table_legal(self, aid: int) -> bool | None:
@@ -767,7 +765,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         turn = self.turn
         self.last_turn[seat] = turn
         self.turn = turn + 1
-        nxt = _NEXT[len(hands)][seat]
+        nxt = self._next[seat]
         if hands[nxt]:
             self._current = nxt
             return
