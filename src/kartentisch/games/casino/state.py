@@ -668,8 +668,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._legal = None
         self._offered = None
         hands = self.hands
-        if aid in _TRAIL_CARD:
-            card = _TRAIL_CARD[aid]
+        card = _TRAIL_CARD.get(aid, -1)
+        if card >= 0:
             hands[seat].remove(card)
             _INSORT(self._loose, card)
             self._lmask |= 1 << card
