@@ -664,6 +664,28 @@ _FACES: Final[tuple[int, ...]] = tuple(
 """``_FACES[suit << 4 | faces]``: the loose cards of a face card's rank (``faces``, bit s
 for suit s) with the played card's own bit (``suit``, never loose) squeezed out: the part
 of a face capture's id above its segment's base."""
+
+
+def _face_captures(capture_all: bool) -> tuple[tuple[int, ...], ...]:
+    out: list[tuple[int, ...]] = []
+    for card in range(52):
+        base = _CAPTURE_ID[card]
+        for faces in range(16):
+            if VALUES[card] or faces >> (card & 3) & 1:  # a numeral; its own card loose
+                out.append(())
+                continue
+            squeezed = _FACES[(card & 3) << 4 | faces]
+            out.append((base + squeezed,) if capture_all and squeezed else
+                        tuple(base + (1 << b) for b in range(3) if squeezed >> b & 1))
+    return tuple(out)
+
+
+_FACE_CAPTURES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = (
+    _face_captures(False), _face_captures(True))
+"""``_FACE_CAPTURES[capture_all][card << 4 | faces]``: the ids, ascending, of the captures
+of the face card ``card`` when the other cards of its rank that lie loose are ``faces``
+(bit s for suit s): one for each loose card, or one of them all with option
+``face_cards_capture_all``."""
 _ABOVE: Final[tuple[int, ...]] = tuple(0x7FF & ~((2 << v) - 1) for v in range(11))
 """``_ABOVE[v]``: the bits of the values above v (the builds a card of value v may make
 with loose cards, not counting calls)."""
@@ -726,15 +748,7 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                 continue
             if may_trail_capturer:
                 ids.append(_TRAIL_ID[card])
-            faces = _FACES[(card & 3) << 4 | faces]
-            base = _CAPTURE_ID[card]
-            if state._capture_all:
-                ids.append(base + faces)
-            else:
-                while faces:
-                    bit = faces & -faces
-                    ids.append(base + bit)
-                    faces ^= bit
+            ids += _FACE_CAPTURES[state._capture_all][card << 4 | faces]
             continue
         # The id of a numeral move is ID_BASE[card * NUM_CODES + code] + the mask with the
         # card's own bit squeezed out. As that bit is never set, (mask + (mask & low)) >> 1
@@ -856,15 +870,7 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
             if not banned and not short and (may_trail_capturer or not faces):
                 ids.append(_TRAIL_ID[card])
             if faces and not short:
-                faces = _FACES[(card & 3) << 4 | faces]
-                base = _CAPTURE_ID[card]
-                if state._capture_all:
-                    ids.append(base + faces)
-                else:
-                    while faces:
-                        bit = faces & -faces
-                        ids.append(base + bit)
-                        faces ^= bit
+                ids += _FACE_CAPTURES[state._capture_all][card << 4 | faces]
             continue
         key = card * NUM_CODES
         caps: list[int] = (_squeezed(loose, n, cv, 0, card) if reach >> cv & 1 else [])
