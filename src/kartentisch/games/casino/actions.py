@@ -416,7 +416,7 @@ def _class_runs() -> tuple[tuple[int, ...], tuple[type, ...]]:
 _RUNS: Final = _class_runs()
 _RUN_STARTS: Final[tuple[int, ...]] = _RUNS[0]
 """Where the class of the ids changes (each card's trail, captures, builds: ~150 runs
-instead of ~1,900 segments), so that ``_RUN_CLASS[bisect_right(_RUN_STARTS, i)]`` is the
+instead of 944 segments), so that ``_RUN_CLASS[bisect_right(_RUN_STARTS, i)]`` is the
 class of the move with id ``i`` in fewer steps."""
 _RUN_CLASS: Final[tuple[type, ...]] = _RUNS[1]
 _NEW: Final = object.__new__

@@ -131,7 +131,7 @@ _BUCKET_LO: Final[tuple[int, ...]] = tuple(
     for b in range((SEG_STARTS[-1] >> _BUCKET_SHIFT) + 2))
 """``_BUCKET_LO[b]``: the segment holding id ``b << _BUCKET_SHIFT``, so the segment of id
 ``i`` lies between ``_BUCKET_LO[i >> _BUCKET_SHIFT]`` and the next bucket's (a bisection
-over a few segments instead of all ~1,900: the id space's segments are mostly huge)."""
+over a few segments instead of all 944: the id space's segments are mostly huge)."""
 
 
 def segment_of(i: int) -> int:
@@ -205,39 +205,22 @@ def _singles() -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
 
     ``_SINGLE[k][x.bit_length()]`` for segment ``k`` and ``x = id - SEG_ROWS[k][0]`` when
     ``x`` is 0 or a power of two (the move uses no loose card or one): the one object of that
-    move if its values can ever add up (a capture's card takes a loose card of its value, a
-    build's loose card and card add up to its value, ...), else None. These are 1.6 of the
-    3.1 non-trail moves offered per position in random play; made once here (3,368
-    objects), a position offers them without making anything.
+    move if it can ever be legal (:func:`~.actions.shareable_ids`: 3,368 moves), else None.
+    These are 1.6 of the 3.1 non-trail moves offered per position in random play; made once
+    here, a position offers them without making anything.
     """
     none: tuple[Any, ...] = (None,) * 53
-    rows: list[tuple[Any, ...]] = []
-    kinds: list[Any] = []
-    for k, (base, card, code, _shift) in enumerate(SEG_ROWS[:-1]):
-        kinds.append(Trail if code == CODE_TRAIL else Capture if code <= CODE_CAPTURE_BUILD
-                     else Build)
-        row: list[Any] = [None] * 53
-        end = SEG_STARTS[k + 1]
-        cv = VALUES[card]
-        for b in range(53):
-            x = 0 if b == 0 else 1 << (b - 1)
-            i = base + x
-            if i < SEG_STARTS[k] or i >= end:
-                continue
-            action: Any = make_action(i)
-            SET_AID(action, i)  # so that ``apply`` knows it by its id
-            loose = getattr(action, "loose", ())
-            total = sum(VALUES[c] for c in loose)
-            if code == CODE_TRAIL:
-                keep = True
-            elif type(action) is Capture:
-                keep = not loose or (total == cv if cv else loose[0] >> 2 == card >> 2)
-            else:
-                keep = action.raised > 0 or total in (0, cv, action.value - cv)
-            if keep:
-                row[b] = action
-        rows.append(tuple(row) if any(r is not None for r in row) else none)
-    return tuple(rows), tuple(kinds)
+    rows: list[Any] = [none] * (len(SEG_ROWS) - 1)
+    for i in actions.shareable_ids():
+        k = segment_of(i)
+        if rows[k] is none:
+            rows[k] = [None] * 53
+        action: Any = make_action(i)
+        SET_AID(action, i)  # so that ``apply`` knows it by its id
+        rows[k][(i - SEG_ROWS[k][0]).bit_length()] = action
+    kinds = tuple(Trail if code == CODE_TRAIL else Capture if code <= CODE_CAPTURE_BUILD
+                  else Build for _base, _card, code, _shift in SEG_ROWS[:-1])
+    return tuple(tuple(row) for row in rows), kinds
 
 
 _SINGLES: Final = _singles() if _COMPILED else ((), ())
