@@ -162,6 +162,51 @@ def test_make_action_is_action_from_id() -> None:
     assert checked > 1000
 
 
+def test_offered_objects_have_the_class_of_their_id() -> None:
+    """An offered object that is not shared (made by ``OFFERS.__missing__`` from the class
+    runs' bucket table) has the class of the action of its id, for the first, the last
+    and random ids of every segment, in buckets of one class and in mixed ones."""
+    rng = random.Random(6)
+    starts = acts.SEG_STARTS
+    mixed = 0
+    for k in range(len(starts) - 1):
+        lo, hi = starts[k], starts[k + 1]
+        for aid in {lo, hi - 1, rng.randrange(lo, hi)} if hi > lo else ():
+            offered = acts.OFFERS[aid]
+            assert type(offered) is type(acts.action_from_id(aid)), aid
+            assert acts.GET_AID(offered) == aid and offered == acts.action_from_id(aid)
+            mixed += acts._BUCKET_CLASS[aid >> acts._RUN_SHIFT] is None
+    assert mixed > 100
+
+
+def test_the_log_pickles_as_64_bit_words() -> None:
+    """A state's log is an array of 64-bit words of the fast type where the platform has
+    one (``log.WORD_TYPE``); a pickle carries it as ``"Q"``, and a pickled state, or one
+    whose log came as ``"Q"``, loads with the log's own type and plays on alike."""
+    import pickle
+    from array import array
+
+    from kartentisch.games.casino.log import WORD_TYPE
+
+    game = Casino(2)
+    state = game.new_initial_state(31)
+    rng = random.Random(3)
+    for _ in range(30):
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])
+    assert array(WORD_TYPE).itemsize == 8 and state._log.typecode == WORD_TYPE
+    assert max(state._log) >= 1 << 46  # words of two and more digits
+    _unpickle, (_game, _seed, fields) = state.__reduce__()
+    assert fields[0].typecode == "Q" and list(fields[0]) == list(state._log)
+    again = pickle.loads(pickle.dumps(state))
+    assert again._log.typecode == WORD_TYPE and again._log == state._log
+    assert again.events == state.events and again.history_ids() == state.history_ids()
+    ids = state.legal_action_ids()
+    state.apply_id(ids[0])
+    again.apply_id(ids[0])
+    assert again.to_json() == state.to_json() and again._log == state._log
+
+
 def test_offered_actions_are_decoded_only_when_read() -> None:
     """``make_actions`` (what ``legal_actions()`` offers) gives, for ids of every segment,
     objects that behave as the decoded action in every way a caller can see: fields,

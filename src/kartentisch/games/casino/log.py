@@ -1,8 +1,8 @@
 """Casino's game log: what happened, packed into 64-bit words, and its events.
 
 Speed and size: the rules never build :class:`~kartentisch.core.protocol.Event` objects (a
-dict and card names each) while playing. They append a few words to an ``array("Q")``
-log, and :func:`decode` turns a record into an event only when somebody reads
+dict and card names each) while playing. They append a few words to an array of 64-bit
+words (:data:`WORD_TYPE`), and :func:`decode` turns a record into an event only when somebody reads
 ``state.events``. The same log is the game's history (the action ids it holds), so a state
 keeps about 8 bytes per play, clones copy one array, and search, which never reads events,
 never pays for them.
@@ -65,9 +65,17 @@ EXTRA_SHIFT: Final = 54
 history are read without decoding the actions."""
 
 
+WORD_TYPE: Final = "L" if array("L").itemsize == 8 else "Q"
+"""The log's array type code: C ``unsigned long`` where it has 64 bits (Linux, macOS), else
+``unsigned long long``. Why not always ``"Q"``: CPython 3.11 converts an int of two or more
+digits (every word here) to ``unsigned long long`` through its general byte-array routine,
+about 500 instructions per append, and to ``unsigned long`` by a short loop. Pickles carry
+the log as ``"Q"`` (see :meth:`~.state.CasinoState.__reduce__`), so they load anywhere."""
+
+
 def new_log() -> array[int]:
     """An empty log."""
-    return array("Q")
+    return array(WORD_TYPE)
 
 
 def header(kind: int, seat: int, payload: int) -> int:
