@@ -207,6 +207,29 @@ def test_the_log_pickles_as_64_bit_words() -> None:
     assert again.to_json() == state.to_json() and again._log == state._log
 
 
+def test_loose_cards_are_listed_from_the_mask_when_read() -> None:
+    """The plays change only the loose cards' mask; ``state.loose`` lists the cards of the
+    mask, ascending, whenever it is read, in a clone and a pickled copy as well, and a
+    clone's list is its own."""
+    import pickle
+
+    game = Casino(2)
+    rng = random.Random(4)
+    for g in range(4):
+        state = game.new_initial_state(90 + g)
+        while not state.is_terminal():
+            mask = state._lmask
+            expected = [c for c in range(52) if mask >> c & 1]
+            assert state.loose == expected
+            other = state.clone()
+            assert other.loose == expected and other.loose is not state.loose
+            assert pickle.loads(pickle.dumps(state)).loose == expected
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+            if not state.is_terminal():
+                assert other.loose == expected  # the clone did not move
+
+
 def test_offered_actions_are_decoded_only_when_read() -> None:
     """``make_actions`` (what ``legal_actions()`` offers) gives, for ids of every segment,
     objects that behave as the decoded action in every way a caller can see: fields,

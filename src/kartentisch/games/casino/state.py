@@ -109,7 +109,6 @@ Capture: Final = actions.Capture
 Trail: Final = actions.Trail
 BuildUnitDraft: Final = table.BuildUnitDraft
 _BUILD_UNIT: Final = BuildUnit
-_INSORT: Final = bisect.insort
 _BISECT_LEFT: Final = bisect.bisect_left
 _TRAIL_CARD: Final[dict[int, int]] = {
     actions.ID_BASE[c * NUM_CODES + CODE_TRAIL]: c for c in range(52)}
@@ -326,9 +325,12 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.deck: list[int] = []
         """The rest of the pack; the next card dealt is the last."""
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        self._loose: list[int] = []
+        self._loose: list[int] | None = []
+        """The loose cards, ascending, or None when the plays changed them since they were
+        last listed (:attr:`loose` lists them again from ``_lmask``)."""
         self._lmask = 0
-        """The loose cards as a mask (bit ``c`` for card ``c``), for the move generator."""
+        """The loose cards as a mask (bit ``c`` for card ``c``): what the rules keep up to
+        date at each play, and what the move generator reads."""
         self._reach = 1
         """Bit k: some loose numerals add up to k (see :func:`~.movegen.reachable`); kept
         up to date on a trail, -1 when the loose cards lost some (computed on demand)."""
@@ -565,7 +567,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         other.dealer = self.dealer
         other.deck = self.deck.copy()
         other.hands = [h.copy() for h in self.hands]
-        other._loose = self._loose.copy()
+        other._loose = None  # listed again when read
         other._lmask = self._lmask
         other._reach = self._reach
         other.builds = self.builds.copy()  # build units are frozen
@@ -596,7 +598,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """
         fields = (array("Q", self._log), [action_id(a) for a in self._history], self._history_at,
                   self._given, self._given_at, self.pack, self.dealer, self.deck, self.hands,
-                  self._loose, self._lmask, self._reach, self.builds, self.captured,
+                  self.loose, self._lmask, self._reach, self.builds, self.captured,
                   self.sweeps, self.last_capturer, self.turn, self.last_turn, self._plays,
                   self._plays_at, self.scores, self.pack_results, self.phase, self.winners,
                   self._current, self._legal)
@@ -627,9 +629,17 @@ class CasinoState(State[Action, "CasinoObservation"]):
     # ----------------------------------------------------------------- queries
     @property
     def loose(self) -> list[int]:
-        """Loose table cards, ascending. Assign a new list to change them from outside (the
-        rules change it in place and keep the mask the move generator reads up to date)."""
-        return self._loose
+        """Loose table cards, ascending. Assign a new list to change them from outside.
+
+        Speed: the plays change only the mask (``_lmask``); the list is made from it when
+        read after a change (in random play, most positions are never listed).
+        """
+        loose = self._loose
+        if loose is None:
+            mask = self._lmask
+            loose = self._loose = list(
+                _CARDS_OF[mask] if mask in _CARDS_OF else _cards_of_many(mask))
+        return loose
 
     @loose.setter
     def loose(self, cards: list[int]) -> None:
@@ -642,7 +652,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     def subset_sums(self) -> Sums:
         """``sums[k]``: the bitmask of every set of loose numerals adding up to k <= 10."""
-        return sums_of(self._loose)
+        return sums_of(self.loose)
 
     def table_items(self) -> list[int | BuildUnit]:
         """The table in its canonical, labelled order: loose cards, then builds by value."""
@@ -672,7 +682,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         card = _TRAIL_CARD.get(aid, -1)
         if card >= 0:
             hands[seat].remove(card)
-            _INSORT(self._loose, card)
+            self._loose = None
             self._lmask |= 1 << card
             reach = self._reach
             if reach >= 0:  # the new sums: the old ones, and the old ones plus the card
@@ -692,14 +702,12 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 got = _CARDS_OF[used] if used in _CARDS_OF else _cards_of_many(used)
                 took = (card, *got)
             hands[seat].remove(card)
-            loose = self._loose
             if code <= CODE_CAPTURE_BUILD:
                 pile = self.captured[seat]
                 if used:
                     self._lmask ^= used
                     self._reach = -1
-                    for c in got:  # ascending, as the action's tuple lists them
-                        loose.remove(c)
+                    self._loose = None
                     pile += took  # the card, then the loose cards
                 else:
                     pile.append(card)
@@ -719,8 +727,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 if used:
                     self._lmask ^= used
                     self._reach = -1
-                    for c in got:
-                        loose.remove(c)
+                    self._loose = None
                 value, raised, merged = _BUILD_CODE[code]
                 if raised:
                     value += VALUES[card]
@@ -785,7 +792,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def _swept(self, seat: int) -> bool:
         """After a capture by ``seat`` with option ``sweeps``: whether it cleared the table
         (never on the pack's last play); counts the sweep if so."""
-        if self._loose or self.builds or not (self.deck or any(self.hands)):
+        if self._lmask or self.builds or not (self.deck or any(self.hands)):
             return False
         self.sweeps[seat] += 1
         return True
@@ -881,7 +888,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def _end_pack(self) -> None:
         """The last capturer takes the table; score the pack; end the game or start another."""
         taker = self.last_capturer if self.last_capturer >= 0 else self.dealer
-        loose = self._loose
+        loose = self.loose
         builds = self.builds
         log = self._log
         if loose or builds:
