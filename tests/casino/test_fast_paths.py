@@ -261,6 +261,9 @@ def test_offered_actions_are_decoded_only_when_read() -> None:
     with pytest.raises(AttributeError):
         acts.Trail(3).colour  # type: ignore[attr-defined]  # noqa: B018
 
+    from kartentisch.games.casino.movegen import _COMPILED
+
+    pairs = set() if _COMPILED else set(acts.pair_ids())  # shared in pure Python too
     game = Casino(2)
     for g in range(3):
         state = game.new_initial_state(40 + g)
@@ -274,7 +277,7 @@ def test_offered_actions_are_decoded_only_when_read() -> None:
             twin.apply_id(twin.legal_action_ids()[k])
             assert state.to_json() == twin.to_json()
             aid = acts.GET_AID(pick)  # every offered action carries its id
-            if len(getattr(acts.action_from_id(aid), "loose", ())) <= 1:
+            if len(getattr(acts.action_from_id(aid), "loose", ())) <= 1 or aid in pairs:
                 continue  # a shared object (trails, moves of one loose card): maybe read
             with pytest.raises(AttributeError):  # made for this position: never decoded
                 object.__getattribute__(pick, "card")
@@ -316,36 +319,72 @@ def test_deal_order_is_the_general_shuffle() -> None:
     assert ties > 20  # the general path was taken too
 
 
-def test_shared_offered_actions_are_the_moves_of_at_most_one_loose_card() -> None:
+def test_shared_offered_actions_are_the_moves_of_few_loose_cards() -> None:
     """A move with at most one loose card is one object shared by every position that
-    offers it; a move with more loose cards is a new object at each position. In pure
+    offers it, and in pure Python so is a move with two loose numerals whose values fit
+    (``actions.pair_ids``); any other move is a new object at each position. In pure
     Python the objects come from one table by id (``actions.OFFERS``): it keeps only the
     shared moves, and a kept object is the action of its key."""
+    from kartentisch.games.casino.movegen import _COMPILED
+
     game = Casino(2)
     rng = random.Random(8)
-    multi = 0
+    pairs = set() if _COMPILED else set(acts.pair_ids())
+    fresh = shared_pairs = 0
     for g in range(3):
         state = game.new_initial_state(70 + g)
         while not state.is_terminal():
             offered = state.legal_actions()
             for aid, action in zip(state.legal_action_ids(), offered, strict=True):
                 again = make_actions((aid,))[0]
-                if len(getattr(acts.action_from_id(aid), "loose", ())) <= 1:
+                loose = len(getattr(acts.action_from_id(aid), "loose", ()))
+                if loose <= 1 or aid in pairs:
                     assert again is action
+                    shared_pairs += loose == 2
                 else:
                     assert again is not action and again == action
-                    multi += 1
+                    fresh += 1
             state.apply(offered[rng.randrange(len(offered))])
-    assert multi > 50
-    from kartentisch.games.casino.movegen import _COMPILED
-
+    assert fresh > 20
     if _COMPILED:  # compiled, the shared objects are made at import (movegen._SINGLE)
         return
-    assert sorted(acts.OFFERS) == acts.shareable_ids()  # nothing else kept
+    assert shared_pairs > 20
+    assert sorted(acts.OFFERS) == sorted(acts.shareable_ids() + acts.pair_ids())
     for aid, action in list(acts.OFFERS.items()):
         general = acts.action_from_id(aid)
-        assert len(getattr(general, "loose", ())) <= 1
+        assert len(getattr(general, "loose", ())) <= 2
         assert action == general and acts.GET_AID(action) == aid
+
+
+def test_pair_ids_are_the_fitting_two_card_sets() -> None:
+    """``actions.pair_ids`` lists, ascending, exactly the moves with two loose numerals
+    that the move generator's set search answers for a table of just those two cards."""
+    from kartentisch.games.casino.movegen import sets_for
+
+    pairs = acts.pair_ids()
+    assert pairs == sorted(set(pairs)) and not set(pairs) & set(acts.shareable_ids())
+    found = []
+    for k in range(len(acts.SEG_STARTS) - 1):
+        start, card, code, _shift = acts.SEG_ROWS[k]
+        if not VALUES[card] or code == acts.CODE_TRAIL or code >= acts.CODE_RAISE:
+            continue
+        if code <= acts.CODE_CAPTURE_BUILD:
+            v, w = VALUES[card], 0
+        else:
+            v = code - (acts.CODE_BUILD_MERGE if code >= acts.CODE_BUILD_MERGE
+                        else acts.CODE_BUILD) + 1
+            w = VALUES[card] if VALUES[card] != v else 0
+            if v < VALUES[card]:
+                continue
+        loose = [c for c in range(40) if c != card]
+        for i, a in enumerate(loose):
+            for b in loose[i + 1:]:
+                mask = 1 << a | 1 << b
+                if mask in sets_for(mask, v, w):
+                    found.append(start + acts.compress(mask, card))
+    assert sorted(found) == pairs and len(pairs) == 18424
+    for aid in pairs[::97]:
+        assert len(acts.action_from_id(aid).loose) == 2  # type: ignore[union-attr]
 
 
 def test_an_action_carrying_a_legal_id_is_played_by_it() -> None:

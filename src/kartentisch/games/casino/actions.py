@@ -34,6 +34,8 @@ or without joining a standing build of the new value). See ``docs/casino-actions
 from __future__ import annotations
 
 import bisect
+import collections
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
@@ -455,6 +457,48 @@ def shareable_ids() -> list[int]:
     return out
 
 
+def _pair_values(capture: bool, cv: int, v: int) -> list[tuple[int, int]]:
+    """The values ``x <= y`` of two loose numerals that can together be the loose cards of
+    a capture (``capture``) of value ``v``, or of a build of ``v`` with a card of value
+    ``cv``: with the card (in a build) they must make groups that each add up to v."""
+    if capture:
+        return [(x, y) for x in range(1, 11) for y in range(x, 11) if x + y == v or x == y == v]
+    return [(x, y) for x in range(1, 11) for y in range(x, 11)
+            if cv + x + y == v or (cv + x == v and y == v) or (cv + y == v and x == v)
+            or (cv == v and (x + y == v or x == y == v))]
+
+
+def pair_ids() -> list[int]:
+    """The ids, ascending, of the moves with exactly two loose numerals whose values fit
+    (:func:`_pair_values`): 18,424 moves, half of the moves with two or more loose cards
+    that random play offers."""
+    out: list[int] = []
+    fits: dict[tuple[bool, int, int], list[tuple[int, int]]] = {}
+    for s in _SEGMENTS[:-1]:
+        cv = VALUES[s.card]
+        code = s.code
+        if not cv or not s.allowed or code == CODE_TRAIL or code >= CODE_RAISE:
+            continue
+        capture = code <= CODE_CAPTURE_BUILD
+        v = cv if capture else code - (
+            CODE_BUILD_MERGE if code >= CODE_BUILD_MERGE else CODE_BUILD) + 1
+        key = (capture, cv, v)
+        if key not in fits:
+            fits[key] = _pair_values(capture, cv, v)
+        allowed = s.allowed
+        card = s.card
+        # The allowed loose cards of each value x (cards 4x-4 .. 4x-1), each as its bit
+        # with the card's own bit squeezed out (see compress): a pair's id is base + both.
+        held = [[1 << (c - (c > card)) for c in range(4 * x - 4, 4 * x)
+                 if allowed >> c & 1] if x else [] for x in range(11)]
+        found = [a + b for x, y in fits[key]
+                 for i, a in enumerate(held[x]) for b in (held[x][i + 1:] if x == y else held[y])]
+        found.sort()
+        base = s.start - s.nonempty
+        out += [base + f for f in found]
+    return out
+
+
 _RUN_SHIFT: Final = 34
 _RUN_LO: Final[tuple[int, ...]] = tuple(
     _BISECT_RIGHT(_RUN_STARTS, b << _RUN_SHIFT)
@@ -470,26 +514,16 @@ change inside it (then a bisection over the bucket's few runs decides: 1.2 steps
 average over the moves that positions offer, instead of 7 over all 144 runs)."""
 
 
-def _fresh(aid: int) -> Any:
-    """A new offered object (only its id set) for the valid id ``aid``."""
-    b = aid >> _RUN_SHIFT
-    cls = _BUCKET_CLASS[b]
-    if cls is None:
-        cls = _RUN_CLASS[_BISECT_RIGHT(_RUN_STARTS, aid, _RUN_LO[b], _RUN_HI[b])]
-    action = _NEW(cls)
-    SET_AID(action, aid)
-    return action
-
-
 class _Offers(dict[int, Any]):
     """The objects that ``legal_actions()`` offers, by id: ``OFFERS[i]`` is the action of
     the valid id ``i`` (see :func:`~.movegen.make_actions`).
 
-    It holds one object for each move of :func:`shareable_ids` (made when first needed,
-    see :func:`offered`), shared by every position that offers it. A move with more loose
-    cards is made for the position that offers it and not kept (few recur, and a table of
-    them grows into hundreds of thousands of long-lived objects). Either way the object is
-    made with only its id (:class:`_Offered`).
+    It holds one object for each move of :func:`shareable_ids` and :func:`pair_ids` (made
+    at the first question, ~25 ms), shared by every position that offers it: 21,792 moves,
+    82% of the moves that positions offer in random play. A move with more loose cards is
+    made by :meth:`__missing__` for the position that offers it and not kept (a table of
+    them grows into hundreds of thousands of long-lived objects, and measured slower).
+    Either way the object is made with only its id (:class:`_Offered`).
     """
 
     def __missing__(self, aid: int) -> Any:
@@ -497,7 +531,7 @@ class _Offers(dict[int, Any]):
             _share()
             if aid in self:
                 return self[aid]
-        b = aid >> _RUN_SHIFT  # (_fresh, inlined)
+        b = aid >> _RUN_SHIFT
         cls = _BUCKET_CLASS[b]
         if cls is None:
             cls = _RUN_CLASS[_BISECT_RIGHT(_RUN_STARTS, aid, _RUN_LO[b], _RUN_HI[b])]
@@ -508,47 +542,16 @@ class _Offers(dict[int, Any]):
 
 OFFERS: Final = _Offers()
 """The offered action objects (see :class:`_Offers`)."""
-OFFERED_GET: Final = OFFERS.get
-"""``OFFERS.get``: the shared object of an id, or None (a dict read in C, no call of
-:meth:`_Offers.__missing__`: see :func:`offered`)."""
 
 
 def _share() -> None:
-    """Make the shared objects of :data:`OFFERS` (12 ms, at the first question)."""
-    for i in shareable_ids():
-        action: Any = _NEW(_RUN_CLASS[_BISECT_RIGHT(_RUN_STARTS, i)])
-        SET_AID(action, i)
-        OFFERS[i] = action
-
-
-def offered(ids: tuple[int, ...]) -> tuple[Any, ...]:
-    """The offered objects of the valid ``ids`` (pure Python; compiled code has its own
-    table, :func:`~.movegen.make_actions`): the shared ones from :data:`OFFERS`, a fresh
-    one for each other move.
-
-    Speed: ``tuple(filter(None, map(OFFERED_GET, ids)))`` is one pass in C; only when it
-    comes out short (some move is not shared: 28% of positions in random play) are the
-    objects made one by one. A dict's ``__missing__`` would be simpler, but CPython calls
-    it from C, which costs about 5,000 instructions a call (a new interpreter frame and a
-    bound method each time) against about 1,500 for the loop here.
-    """
-    got = tuple(filter(None, map(OFFERED_GET, ids)))
-    if len(got) == len(ids):
-        return got
-    if not OFFERS:
-        _share()
-    out: list[Any] = []
-    for i in ids:
-        action = OFFERED_GET(i)
-        if action is None:
-            b = i >> _RUN_SHIFT  # (_fresh, inlined: a call per fresh object less)
-            cls = _BUCKET_CLASS[b]
-            if cls is None:
-                cls = _RUN_CLASS[_BISECT_RIGHT(_RUN_STARTS, i, _RUN_LO[b], _RUN_HI[b])]
-            action = _NEW(cls)
-            SET_AID(action, i)
-        out.append(action)
-    return tuple(out)
+    """Make the shared objects of :data:`OFFERS` (the objects made and given their ids by
+    C loops: ``map`` over the ids, a Python loop took twice as long)."""
+    ids = shareable_ids() + pair_ids()
+    made = list(map(_NEW, map(_RUN_CLASS.__getitem__,
+                              map(functools.partial(_BISECT_RIGHT, _RUN_STARTS), ids))))
+    collections.deque(map(SET_AID, made, ids), maxlen=0)
+    OFFERS.update(zip(ids, made, strict=True))
 
 
 # ----------------------------------------------------------------------------- notation
