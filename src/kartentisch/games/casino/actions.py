@@ -535,7 +535,7 @@ class _Offers(dict[int, Any]):
         cls = _BUCKET_CLASS[b]
         if cls is None:
             cls = _RUN_CLASS[_BISECT_RIGHT(_RUN_STARTS, aid, _RUN_LO[b], _RUN_HI[b])]
-        action = _NEW(cls)
+        action: Any = _NEW(cls)
         SET_AID(action, aid)
         return action
 
@@ -548,7 +548,7 @@ def _share() -> None:
     """Make the shared objects of :data:`OFFERS` (the objects made and given their ids by
     C loops: ``map`` over the ids, a Python loop took twice as long)."""
     ids = shareable_ids() + pair_ids()
-    made = list(map(_NEW, map(_RUN_CLASS.__getitem__,
+    made: list[Any] = list(map(_NEW, map(_RUN_CLASS.__getitem__,
                               map(functools.partial(_BISECT_RIGHT, _RUN_STARTS), ids))))
     collections.deque(map(SET_AID, made, ids), maxlen=0)
     OFFERS.update(zip(ids, made, strict=True))
