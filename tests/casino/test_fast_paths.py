@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from collections.abc import Iterator
 from dataclasses import FrozenInstanceError
@@ -51,6 +52,15 @@ def candidates(state: CasinoState, rng: random.Random) -> set[int]:
             with contextlib.suppress(KartentischError):  # a face card with numerals
                 out.add(acts.action_id(acts.Capture(card, taken)))
     return out
+
+
+def segment_samples(seed: int) -> list[int]:
+    """The first, the last and a random id of every segment of the id space, ascending."""
+    rng = random.Random(seed)
+    starts = acts.SEG_STARTS
+    return sorted({aid for k in range(len(starts) - 1) if starts[k + 1] > starts[k]
+                   for aid in (starts[k], starts[k + 1] - 1,
+                               rng.randrange(starts[k], starts[k + 1]))})
 
 
 @pytest.mark.parametrize("options", OPTIONS)
@@ -147,18 +157,14 @@ def test_non_canonical_texts_are_left_to_the_general_parser(text: str) -> None:
 def test_make_action_is_action_from_id() -> None:
     """The move generator's unchecked decoder makes the action the checked one makes, for
     the first, the last and random ids of every segment of the id space."""
-    rng = random.Random(5)
-    starts = acts.SEG_STARTS
     checked = 0
-    for k in range(len(starts) - 1):
-        lo, hi = starts[k], starts[k + 1]
-        for aid in {lo, hi - 1, rng.randrange(lo, hi)} if hi > lo else ():
-            made, general = make_action(aid), acts.action_from_id(aid)
-            assert made == general and type(made) is type(general), aid
-            assert hash(made) == hash(general)
-            with pytest.raises(FrozenInstanceError):
-                made.card = 0  # type: ignore[misc]
-            checked += 1
+    for aid in segment_samples(5):
+        made, general = make_action(aid), acts.action_from_id(aid)
+        assert made == general and type(made) is type(general), aid
+        assert hash(made) == hash(general)
+        with pytest.raises(FrozenInstanceError):
+            made.card = 0  # type: ignore[misc]
+        checked += 1
     assert checked > 1000
 
 
@@ -166,16 +172,12 @@ def test_offered_objects_have_the_class_of_their_id() -> None:
     """An offered object that is not shared (made by ``OFFERS.__missing__`` from the class
     runs' bucket table) has the class of the action of its id, for the first, the last
     and random ids of every segment, in buckets of one class and in mixed ones."""
-    rng = random.Random(6)
-    starts = acts.SEG_STARTS
     mixed = 0
-    for k in range(len(starts) - 1):
-        lo, hi = starts[k], starts[k + 1]
-        for aid in {lo, hi - 1, rng.randrange(lo, hi)} if hi > lo else ():
-            offered = acts.OFFERS[aid]
-            assert type(offered) is type(acts.action_from_id(aid)), aid
-            assert acts.GET_AID(offered) == aid and offered == acts.action_from_id(aid)
-            mixed += acts._BUCKET_CLASS[aid >> acts._RUN_SHIFT] is None
+    for aid in segment_samples(6):
+        offered = acts.OFFERS[aid]
+        assert type(offered) is type(acts.action_from_id(aid)), aid
+        assert acts.GET_AID(offered) == aid and offered == acts.action_from_id(aid)
+        mixed += acts._BUCKET_CLASS[aid >> acts._RUN_SHIFT] is None
     assert mixed > 100
 
 
@@ -188,12 +190,7 @@ def test_the_log_pickles_as_64_bit_words() -> None:
 
     from kartentisch.games.casino.log import WORD_TYPE
 
-    game = Casino(2)
-    state = game.new_initial_state(31)
-    rng = random.Random(3)
-    for _ in range(30):
-        ids = state.legal_action_ids()
-        state.apply_id(ids[rng.randrange(len(ids))])
+    state = next(itertools.islice(positions({}, games=1), 30, None))
     assert array(WORD_TYPE).itemsize == 8 and state._log.typecode == WORD_TYPE
     assert max(state._log) >= 1 << 46  # words of two and more digits
     _unpickle, (_game, _seed, fields) = state.__reduce__()
@@ -213,21 +210,17 @@ def test_loose_cards_are_listed_from_the_mask_when_read() -> None:
     clone's list is its own."""
     import pickle
 
-    game = Casino(2)
-    rng = random.Random(4)
-    for g in range(4):
-        state = game.new_initial_state(90 + g)
-        while not state.is_terminal():
-            mask = state._lmask
-            expected = [c for c in range(52) if mask >> c & 1]
-            assert state.loose == expected
-            other = state.clone()
-            assert other.loose == expected and other.loose is not state.loose
-            assert pickle.loads(pickle.dumps(state)).loose == expected
-            ids = state.legal_action_ids()
-            state.apply_id(ids[rng.randrange(len(ids))])
-            if not state.is_terminal():
-                assert other.loose == expected  # the clone did not move
+    before: tuple[CasinoState, list[int]] | None = None
+    for state in positions({}, games=4):
+        if before is not None:  # the clone of the last position stayed as it was
+            assert before[0].loose == before[1]
+        mask = state._lmask
+        expected = [c for c in range(52) if mask >> c & 1]
+        assert state.loose == expected
+        other = state.clone()
+        assert other.loose == expected and other.loose is not state.loose
+        assert pickle.loads(pickle.dumps(state)).loose == expected
+        before = (other, expected)
 
 
 def test_offered_actions_are_decoded_only_when_read() -> None:
@@ -239,11 +232,7 @@ def test_offered_actions_are_decoded_only_when_read() -> None:
     import copy
     import pickle
 
-    rng = random.Random(6)
-    starts = acts.SEG_STARTS
-    ids = sorted({aid for k in range(len(starts) - 1) if starts[k + 1] > starts[k]
-                  for aid in (starts[k], starts[k + 1] - 1,
-                              rng.randrange(starts[k], starts[k + 1]))})
+    ids = segment_samples(6)
     offered = make_actions(tuple(ids))
     for aid, action in zip(ids, offered, strict=True):
         general = acts.action_from_id(aid)
