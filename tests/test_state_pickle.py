@@ -76,3 +76,28 @@ def test_a_krumme20_pickle_holds_every_field_of_the_position() -> None:
     derived = {"game", "seed", "play_flips", "peek_own", "draw_top_visible", "target",
                "_events", "_events_at", "_history"}  # from game and seed, or decoded again
     assert set(slots) - derived == set(module._PICKLED)
+
+
+@pytest.mark.parametrize("name", ["krass-kariert", "casino"])
+def test_a_log_of_big_words_pickles_portably(name: str) -> None:
+    """Krass Kariert's and Casino's logs hold words of two and more 30-bit digits, kept in
+    the platform's fastest array type (``core.words.WORD_TYPE``, 64 bits wide); a pickle
+    carries the log as ``"Q"``, and a pickled state, or one whose log came as ``"Q"`` (as
+    every pickle did before), loads with the fast type and plays on alike."""
+    from array import array
+
+    from kartentisch.core.words import WORD_TYPE
+
+    state = load_game(name).new_initial_state(31)
+    rng = random.Random(3)
+    for _ in range(30):
+        ids = state.legal_action_ids()
+        state.apply_unchecked(ids[rng.randrange(len(ids))])
+    assert array(WORD_TYPE).itemsize == 8 and state._log.typecode == WORD_TYPE
+    assert max(state._log) >= 1 << 30  # words of two and more digits
+    unpickle, (game, seed, fields) = state.__reduce__()
+    assert fields[0].typecode == "Q" and list(fields[0]) == list(state._log)
+    for again in (pickle.loads(pickle.dumps(state)), unpickle(game, seed, copy.deepcopy(fields))):
+        assert again._log.typecode == WORD_TYPE and again._log == state._log
+        assert _fingerprint(again) == _fingerprint(state)
+        assert _fingerprint(_play_on(again, 5)) == _fingerprint(_play_on(state.clone(), 5))

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import contextlib
-import itertools
 import random
 from collections.abc import Iterator
 from dataclasses import FrozenInstanceError
@@ -179,29 +178,6 @@ def test_offered_objects_have_the_class_of_their_id() -> None:
         assert acts.GET_AID(offered) == aid and offered == acts.action_from_id(aid)
         mixed += acts._BUCKET_CLASS[aid >> acts._RUN_SHIFT] is None
     assert mixed > 100
-
-
-def test_the_log_pickles_as_64_bit_words() -> None:
-    """A state's log is an array of 64-bit words of the fast type where the platform has
-    one (``log.WORD_TYPE``); a pickle carries it as ``"Q"``, and a pickled state, or one
-    whose log came as ``"Q"``, loads with the log's own type and plays on alike."""
-    import pickle
-    from array import array
-
-    from kartentisch.games.casino.log import WORD_TYPE
-
-    state = next(itertools.islice(positions({}, games=1), 30, None))
-    assert array(WORD_TYPE).itemsize == 8 and state._log.typecode == WORD_TYPE
-    assert max(state._log) >= 1 << 46  # words of two and more digits
-    _unpickle, (_game, _seed, fields) = state.__reduce__()
-    assert fields[0].typecode == "Q" and list(fields[0]) == list(state._log)
-    again = pickle.loads(pickle.dumps(state))
-    assert again._log.typecode == WORD_TYPE and again._log == state._log
-    assert again.events == state.events and again.history_ids() == state.history_ids()
-    ids = state.legal_action_ids()
-    state.apply_id(ids[0])
-    again.apply_id(ids[0])
-    assert again.to_json() == state.to_json() and again._log == state._log
 
 
 def test_loose_cards_are_listed_from_the_mask_when_read() -> None:

@@ -2,10 +2,10 @@
 
 Speed and size: the rules never build :class:`~kartentisch.core.protocol.Event` objects (a
 dict and card names each) while playing. They append a few words to an array of 64-bit
-words (:data:`WORD_TYPE`), and :func:`decode` turns a record into an event only when somebody reads
-``state.events``. The same log is the game's history (the action ids it holds), so a state
-keeps about 8 bytes per play, clones copy one array, and search, which never reads events,
-never pays for them.
+words (:mod:`kartentisch.core.words`), and :func:`decode` turns a record into an event
+only when somebody reads ``state.events``. The same log is the game's history (the action
+ids it holds), so a state keeps about 8 bytes per play, clones copy one array, and search,
+which never reads events, never pays for them.
 
 A record is a header word, ``kind | (seat + 1) << 4 | payload << 7`` (seat 0 for "nobody"),
 followed by as many card masks as the kind needs (bit ``c`` for card ``c``; cards in a mask
@@ -40,6 +40,7 @@ from array import array
 from typing import Any, Final
 
 from kartentisch.core.protocol import Event
+from kartentisch.core.words import new_words
 from kartentisch.games.casino.actions import Build, Capture
 from kartentisch.games.casino.cards import CARD_NAMES
 from kartentisch.games.casino.movegen import recent_action
@@ -65,17 +66,9 @@ EXTRA_SHIFT: Final = 54
 history are read without decoding the actions."""
 
 
-WORD_TYPE: Final = "L" if array("L").itemsize == 8 else "Q"
-"""The log's array type code: C ``unsigned long`` where it has 64 bits (Linux, macOS), else
-``unsigned long long``. Why not always ``"Q"``: CPython 3.11 converts an int of two or more
-digits (every word here) to ``unsigned long long`` through its general byte-array routine,
-about 500 instructions per append, and to ``unsigned long`` by a short loop. Pickles carry
-the log as ``"Q"`` (see :meth:`~.state.CasinoState.__reduce__`), so they load anywhere."""
-
-
 def new_log() -> array[int]:
-    """An empty log."""
-    return array(WORD_TYPE)
+    """An empty log (see :mod:`kartentisch.core.words` for its type)."""
+    return new_words()
 
 
 def header(kind: int, seat: int, payload: int) -> int:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
+from kartentisch.core.words import native, portable
 from kartentisch.games.casino import actions, cards, table
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
@@ -54,7 +55,6 @@ from kartentisch.games.casino.log import (
     TABLE,
     TABLE_TAKEN,
     TRAIL,
-    WORD_TYPE,
     action_ids,
     decode,
     mask_of,
@@ -596,7 +596,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         for the compiled state. The pure class takes the same path, so a pickle made in
         one mode loads in the other.
         """
-        fields = (array("Q", self._log), [action_id(a) for a in self._history], self._history_at,
+        fields = (portable(self._log), [action_id(a) for a in self._history], self._history_at,
                   self._given, self._given_at, self.pack, self.dealer, self.deck, self.hands,
                   self.loose, self._lmask, self._reach, self.builds, self.captured,
                   self.sweeps, self.last_capturer, self.turn, self.last_turn, self._plays,
@@ -964,5 +964,5 @@ def _unpickle(game: Casino, seed: int, fields: tuple[Any, ...]) -> CasinoState:
      state.last_turn, state._plays, state._plays_at, state.scores, state.pack_results,
      state.phase, state.winners, state._current, state._legal) = fields
     state._history = [recent_action(i) for i in history]
-    state._log = array(WORD_TYPE, state._log)  # pickled as "Q" (see log.WORD_TYPE)
+    state._log = native(state._log)  # pickled as "Q" (see kartentisch.core.words)
     return state

@@ -1,12 +1,12 @@
 """Krass Kariert's acts and its game log: what the rules record while playing, and its decoding.
 
 Speed and size: the rules never build :class:`~kartentisch.core.protocol.Event` objects while
-playing. Every happening is one 64-bit word appended to an ``array("Q")`` log (8 bytes, where
-a tuple per happening cost about 150), and :func:`make_event` turns a word into an event only
-when somebody reads ``state.events``. The same log is the game's history: the words of
-actions carry the action's id, and ``state.history`` decodes them when read. Search plays
-millions of moves and never reads events or the history, so it never pays for them; a clone
-copies one array.
+playing. Every happening is one 64-bit word appended to an array (the log, see
+:mod:`kartentisch.core.words`; 8 bytes, where a tuple per happening cost about 150), and
+:func:`make_event` turns a word into an event only when somebody reads ``state.events``.
+The same log is the game's history: the words of actions carry the action's id, and
+``state.history`` decodes them when read. Search plays millions of moves and never reads
+events or the history, so it never pays for them; a clone copies one array.
 
 A word is ``kind | (seat + 1) << 4 | payload << 7`` (seat 0: nobody). The payload:
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.core.protocol import TERMINAL, Event, Seat, State
 from kartentisch.core.rng import shuffled
+from kartentisch.core.words import native, new_words, portable
 from kartentisch.games.krass_kariert import actions as _actions
 from kartentisch.games.krass_kariert.actions import Action, format_action
 from kartentisch.games.krass_kariert.cards import (
@@ -222,7 +223,7 @@ class KKState(State[Action, "KKObservation"]):
         a reader that fills it (positions, sampled worlds)."""
         self.game = game
         self.seed = seed
-        self._log: array[int] = array("Q")
+        self._log: array[int] = new_words()
         """The game log: one word per happening (see :mod:`.events`); also the history."""
         self._events: list[Event] = []
         """The events decoded so far (``events`` extends it)."""
@@ -503,7 +504,7 @@ class KKState(State[Action, "KKObservation"]):
         for the compiled state. The pure class takes the same path, so a pickle made in
         one mode loads in the other.
         """
-        fields = (self._log, self._prefix, self._events_from, self._history,
+        fields = (portable(self._log), self._prefix, self._events_from, self._history,
                   self._history_at, self.chips, self.deal, self.rounds, self.hands, self.known,
                   self.reserves, self.draw_pile, self.discard, self.in_deal, self.participants,
                   self.act_index, self.leader, self.round_acts, self.best, self.best_seat,
@@ -1021,6 +1022,7 @@ def _unpickle(game: KrassKariert, seed: int, fields: tuple[Any, ...]) -> KKState
      state.round_acts, state.best, state.best_seat, state.nachzieh_played, phase,
      state.pending, state.draws_left, state.round_winner, state.losers,
      state._current) = fields
+    state._log = native(state._log)  # pickled as "Q" (see kartentisch.core.words)
     state.phase = phase  # kept as its code: the name read back is the shared constant
     state._history = [ACTIONS[_actions.action_id(a)] for a in history]
     return state
