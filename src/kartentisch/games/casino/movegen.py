@@ -218,8 +218,7 @@ def _singles() -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
         action: Any = make_action(i)
         SET_AID(action, i)  # so that ``apply`` knows it by its id
         rows[k][(i - SEG_ROWS[k][0]).bit_length()] = action
-    kinds = tuple(Trail if code == CODE_TRAIL else Capture if code <= CODE_CAPTURE_BUILD
-                  else Build for _base, _card, code, _shift in SEG_ROWS[:-1])
+    kinds = tuple(actions.class_of_code(code) for _base, _card, code, _shift in SEG_ROWS[:-1])
     return tuple(tuple(row) for row in rows), kinds
 
 
@@ -232,7 +231,8 @@ _SEG_KIND: Final[tuple[Any, ...]] = _SINGLES[1]
 def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
     """The action objects that ``legal_actions()`` offers for the valid ``ids``, each with
     its id set (``apply`` reads it): shared objects for the moves with at most one loose
-    card (trails, most one-card captures and builds), made once; every other move as an
+    card (trails, most one-card captures and builds) and, in pure Python, for those of two
+    loose numerals (:func:`~.actions.pair_ids`), made once; every other move as an
     object with only its id set (its fields are decoded when first read, see
     :class:`~.actions._Offered`: the state plays an offered action by its id, so the one
     played is never decoded).

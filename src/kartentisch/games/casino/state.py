@@ -399,9 +399,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
         value to any other object of the same action).
 
         Speed and memory: asked again, the position hands out the same objects. Moves with
-        at most one loose card are shared objects, every other move is made for this
-        position (see :func:`~.movegen.make_actions`); each carries its id, by which
-        :meth:`apply` knows it.
+        at most one loose card (in pure Python also most with two) are shared objects,
+        every other move is made for this position (see :func:`~.movegen.make_actions`);
+        each carries its id, by which :meth:`apply` knows it.
         """
         offered = self._offered
         if offered is None:
