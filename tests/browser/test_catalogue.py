@@ -1,5 +1,6 @@
 """The page speaks from the terminal's catalogue: every message id in its JavaScript is
-listed in web.py (so the extractor puts it in the catalogue) and translated into German."""
+listed in ``kartentisch.server.page_words`` or web.py (so the extractor puts it in the
+catalogue) and translated into German."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import httpx  # noqa: F401  (the browser tests' dependency set)
 from babel.messages.pofile import read_po
 
 from kartentisch.locale import catalogue_path
-from kartentisch.server import web
+from kartentisch.server import page_words, web
 
 STATIC = Path(web.__file__).resolve().parent / "static"
 _STRING = r'"((?:[^"\\]|\\.)*)"'
@@ -32,11 +33,12 @@ def page_messages() -> tuple[set[str], set[tuple[str, str]]]:
 
 
 def web_messages() -> tuple[set[str], set[tuple[str, str]]]:
-    """The ids web.py marks with N_() and ngettext()."""
-    tree = ast.parse(Path(web.__file__).read_text("utf-8"))
+    """The ids that web.py and the modules of page_words mark with N_() and ngettext()."""
+    sources = [Path(web.__file__), *Path(page_words.__file__).parent.glob("*.py")]
     singles: set[str] = set()
     plurals: set[tuple[str, str]] = set()
-    for node in ast.walk(tree):
+    nodes = [node for path in sources for node in ast.walk(ast.parse(path.read_text("utf-8")))]
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             args = [a.value for a in node.args if isinstance(a, ast.Constant)]
             if node.func.id == "N_" and args:
