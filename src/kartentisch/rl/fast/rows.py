@@ -39,6 +39,15 @@ CASINO: Final = 2
 """Row kind: Casino (rules and byte builder called natively, several tokens per action)."""
 OTHER: Final = 3
 """Row kind: any other game (everything through the protocol)."""
+KINDS: Final[dict[str, int]] = {"krass-kariert": KRASS_KARIERT, "krumme20": KRUMME20,
+                                "casino": CASINO}
+"""Row kind by game name: the games whose rules and byte builders this module calls natively
+(the one place outside the games that knows them by name; see :func:`kind_of`)."""
+
+
+def kind_of(game_name: str) -> int:
+    """The row kind of the game named ``game_name`` (:data:`OTHER` for a game not built in)."""
+    return KINDS.get(game_name, OTHER)
 
 ONE: Final = struct.pack("=f", 1.0)
 """1.0 as float32 bytes (native order), a prefix cell of a multi-token decision."""
