@@ -575,7 +575,13 @@ def format_action(action: Action) -> str:
     '8h + 8c [8] = 8'
     >>> format_action(Trail(parse_card("Td")))
     'Td -'
+    >>> format_action(None)
+    Traceback (most recent call last):
+    ...
+    kartentisch.core.errors.InvalidActionError: None is not a Casino action
     """
+    if not isinstance(action, _Offered):
+        raise _invalid(action)  # as the other games do, not an AttributeError
     card = card_name(action.card)
     if type(action) is Trail:
         return f"{card} -"
