@@ -30,6 +30,7 @@ def test_take_a_free_seat_from_the_lobby_and_play(server: Server, browser: Any,
     host.on("pageerror", lambda e: errors.append(str(e)))
     host.goto(server.url + "/")
     host.wait_for_selector("#create")
+    host.fill("#my-name", "Hanna")
     host.check("input[name=game][value=krumme20]")
     host.select_option("#players", "2")
     host.select_option("#opt-target", "10")
@@ -37,6 +38,7 @@ def test_take_a_free_seat_from_the_lobby_and_play(server: Server, browser: Any,
     host.dispatch_event("#opt-turn_limit", "change")
     host.select_option("#clock-limit", "300")
     host.select_option("#seat-1", "human")
+    host.check("#listed-open")  # a seat open to anyone needs a table listed in the lobby
     host.check("#open-1")
     host.click("#create")
     host.locator(".created").wait_for()
