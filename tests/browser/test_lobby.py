@@ -60,6 +60,7 @@ def test_take_a_free_seat_from_the_lobby_and_play(server: Server, browser: Any,
     row = guest.locator(f"#open-tables li[data-table='{table}']")
     row.wait_for()
     assert "free seat" in row.inner_text()
+    assert "Hanna" in row.inner_text()  # the open table names its host
     # the language switch relabels the lobby at once
     guest.select_option("#language", "de")
     guest.wait_for_function(  # the German catalogue arrives, then the lobby is relabelled

@@ -184,6 +184,16 @@ def test_the_host_closes_the_table_for_everyone(server: Server, browser: Any,
     cy.goto(watch)
     cy.wait_for_selector("section.table-view[data-seat='watch']")
     assert cy.locator("#chat-input").is_disabled()  # watchers do not chat at this table
+    # the host removes Bo: his page watches from now on, the host's panel has a new link
+    old_link = made["links"][1][1]
+    anna.wait_for_selector("#host-panel [data-seat='1'] button.remove")
+    anna.click("#host-panel [data-seat='1'] button.remove")
+    anna.click("[data-key='remove-1-yes']")
+    bo.wait_for_selector("section.table-view[data-seat='watch']")
+    assert "removed" in bo.inner_text("#chat-lines li.kind-notice")
+    anna.wait_for_function(
+        "(old) => { const e = document.querySelector('#host-panel [data-seat=\"1\"] input.link');"
+        " return e && e.value !== old; }", arg=old_link)
     anna.click("#close-table")
     anna.click("[data-key='close-yes']")
     for page in (anna, bo, cy):

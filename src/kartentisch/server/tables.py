@@ -683,8 +683,12 @@ class Hub:
         await asyncio.wrap_future(self.storage.submit("table", table.id, {"last_active": now}))
 
     async def rename(self, conn: Conn, table: LiveTable, text: str) -> None:
-        """``name``: the connection's person is called ``text`` from now on."""
+        """``name``: the connection's person is called ``text`` from now on (limited like
+        chat: each rename of a seat is a write)."""
         name = clean_name(text)
+        wait = conn.bucket.take()
+        if wait > 0:
+            raise night_error("chat.too_fast", retry_after=max(1, round(wait)))
         async with table.lock:
             conn.name = name
             if conn.seat is not None:
@@ -942,8 +946,12 @@ class Hub:
                 self._seats_changed(table)
                 self._schedule(table)
             if stored is not None:
+                was = table.row.status
                 for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
                     setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
+                if table.row.status != was:  # e.g. the host closed it at another process
+                    self._schedule(table)
+                    table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:
             self._apply_stored(table, row)

@@ -70,6 +70,12 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       if (hostPanel && st.host) hostPanel.load();
     } else if (m.type === "chat") {
       const notice = chat.receive(m);
+      if (m.kind === "notice" && m.text === "host.removed" && m.params &&
+          m.params.seat === st.seat && !st.watcher) {
+        st.seat = null;  // the host removed this person: the server treats us as a watcher
+        st.watcher = true;
+        st.hintsAllowed = false;
+      }
       if (notice) {
         say(notice, "info");
         if (hostPanel && st.host) hostPanel.load();
