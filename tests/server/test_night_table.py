@@ -293,10 +293,13 @@ def test_the_host_seats_a_bot_removes_a_player_and_closes_the_table(
         bo = await TableClient.join(sqlite_server.ws, made["seats"][1]["token"], name="Bo")
         await bo.close()  # Bo is away: the host lets a bot play for him
         await host.send({"type": "seat_bot", "seat": 1, "bot": "heuristic"})
+        plain = await anna.until(lambda m: m["type"] == "notice")
         notice = await anna.until(lambda m: m["type"] == "chat" and m["kind"] == "notice")
         assert (notice["text"], notice["params"]) == (
             "host.bot_seated", {"seat": 1, "name": "Bo", "bot": "heuristic"})
         assert "Bo" in notice["message"]
+        assert (plain["code"], plain["params"], plain["n"], plain["message"]) == (
+            notice["text"], notice["params"], notice["n"], notice["message"])
         rng = random.Random(5)
         # Anna plays; the bot in Bo's seat plays too: the game goes on past Bo's turns
         update = await anna.play(lambda legal: rng.choice(legal), until_move=6)

@@ -107,7 +107,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       if (m.code === "move.stale") send({type: "sync"});
       say(reason(m), "error");
     } else if (m.type === "notice") {
-      say(reason(m), "warn");
+      if (m.n === undefined) say(reason(m), "warn");  // a logged one comes as a chat entry too
     }
   }
 
