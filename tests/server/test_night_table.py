@@ -120,6 +120,8 @@ def test_bad_names(text: str) -> None:
 def test_chat_lines() -> None:
     assert clean_chat("  <b>x</b>\n\n  next ") == "<b>x</b> next"
     assert clean_chat("a" * 300) == "a" * 300
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 \U0001f44d\U0001f3fd"
+    assert clean_chat(family) == family  # emoji sequences join with U+200D
     for text, code in (("  \n ", "chat.empty"), ("a" * 301, "chat.too_long"),
                        ("evil\u202etext", "chat.bad_character"),
                        ("bell\x07", "chat.bad_character")):
