@@ -285,7 +285,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   /** A person's first table: the name is asked once (remembered in this browser); the game
    * does not wait for it. The form is kept across renders, so typing survives updates. */
   function askName() {
-    if (st.watcher || myName() || (st.update && st.update.status !== "playing")) return null;
+    const talks = !st.watcher || (st.table && st.table.watcher_chat);  // a watcher who may chat
+    if (!talks || myName() || (st.update && st.update.status !== "playing")) return null;
     if (!st.nameForm) {
       st.nameForm = h("section", {class: "ask-name"}, nameForm({
         title: t("Who is playing?"), button: t("Use this name"), id: "seat-name", focus: false,
