@@ -75,6 +75,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         st.seat = null;  // the host removed this person: the server treats us as a watcher
         st.watcher = true;
         st.hintsAllowed = false;
+        renderSoon();
       }
       if (notice) {
         say(notice, "info");
