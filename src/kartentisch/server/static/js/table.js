@@ -75,6 +75,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         st.seat = null;  // the host removed this person: the server treats us as a watcher
         st.watcher = true;
         st.hintsAllowed = false;
+        renderSoon();
       }
       if (notice) {
         say(notice, "info");
@@ -285,7 +286,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   /** A person's first table: the name is asked once (remembered in this browser); the game
    * does not wait for it. The form is kept across renders, so typing survives updates. */
   function askName() {
-    if (st.watcher || myName() || (st.update && st.update.status !== "playing")) return null;
+    const talks = !st.watcher || (st.table && st.table.watcher_chat);  // a watcher who may chat
+    if (!talks || myName() || (st.update && st.update.status !== "playing")) return null;
     if (!st.nameForm) {
       st.nameForm = h("section", {class: "ask-name"}, nameForm({
         title: t("Who is playing?"), button: t("Use this name"), id: "seat-name", focus: false,
