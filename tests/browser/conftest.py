@@ -84,10 +84,13 @@ class ServerProcess:
         self.db = folder / "tables.sqlite3"
         self.process: subprocess.Popen[str] | None = None
 
-    def start(self) -> Server:
+    def start(self, port: int = 0) -> Server:
+        """Start the process (``port`` 0: a free one; else that port, as a restarted
+        server on the same address that the open pages reconnect to)."""
         with (self.folder / "server.log").open("a") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "kartentisch.server", "--port", "0", "--db", str(self.db),
+                [sys.executable, "-m", "kartentisch.server", "--port", str(port),
+                 "--db", str(self.db),
                  "--bot-workers", "0", "--no-access-log", "--log-level", "warning"],
                 stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT)
         self.process = process
@@ -133,11 +136,13 @@ def server(server_process: ServerProcess) -> Server:
     return server_process.start()
 
 
-def restart(server_process: ServerProcess, server: Server) -> None:
+def restart(server_process: ServerProcess, server: Server, *, same_port: bool = False) -> None:
     """SIGKILL the session's server and start a new process on the same database; ``server``
-    then names the new address (every table made so far lives on, as after any crash)."""
+    then names the new address (every table made so far lives on, as after any crash).
+    ``same_port``: the new process listens where the old one did, so open pages reconnect."""
     server_process.kill()
-    server.url = server_process.start().url
+    port = int(server.url.rsplit(":", 1)[1]) if same_port else 0
+    server.url = server_process.start(port).url
 
 
 @pytest.fixture(scope="module")

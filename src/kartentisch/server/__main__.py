@@ -1,4 +1,5 @@
-"""``python -m kartentisch.server [--host H] [--port P] [--db URL] [--bot-workers N]``."""
+"""``python -m kartentisch.server [--host H] [--port P] [--db URL] [--bot-workers N]
+[--stand-in-pace SECONDS]``."""
 
 from __future__ import annotations
 
@@ -16,9 +17,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-workers", type=int, default=None)
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
+    parser.add_argument("--stand-in-pace", type=float, default=None,
+                        help="seconds a stand-in takes at least per move (default 1.5)")
     args = parser.parse_args(argv)
+    if args.stand_in_pace is not None and not 0 <= args.stand_in_pace <= 60:
+        parser.error("--stand-in-pace is seconds from 0 to 60")
     serve(host=args.host, port=args.port, db=args.db, bot_workers=args.bot_workers,
-          log_level=args.log_level, access_log=not args.no_access_log)
+          log_level=args.log_level, access_log=not args.no_access_log,
+          stand_in_pace=args.stand_in_pace)
 
 
 if __name__ == "__main__":

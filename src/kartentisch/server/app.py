@@ -38,7 +38,7 @@ from kartentisch.core.registry import game_class, list_games
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
 from kartentisch.server.storage import Storage
-from kartentisch.server.tables import CreateTable, Hub, QueueConn
+from kartentisch.server.tables import STAND_IN_PACE, CreateTable, Hub, QueueConn
 from kartentisch.server.web import web_routes
 
 log = logging.getLogger("kartentisch.server")
@@ -54,9 +54,11 @@ def _error(error: KartentischError) -> JSONResponse:
 
 
 def create_app(storage: Storage, *, bot_workers: int = 1,
-               on_ready: Callable[[], None] | None = None) -> Starlette:
-    """The server application on ``storage``; ``on_ready`` runs once tables are resumed."""
-    hub = Hub(storage, BotPool(bot_workers))
+               on_ready: Callable[[], None] | None = None,
+               stand_in_pace: float = STAND_IN_PACE) -> Starlette:
+    """The server application on ``storage``; ``on_ready`` runs once tables are resumed;
+    ``stand_in_pace``: the seconds a stand-in takes at least per move."""
+    hub = Hub(storage, BotPool(bot_workers), stand_in_pace=stand_in_pace)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

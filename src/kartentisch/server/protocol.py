@@ -29,7 +29,7 @@ MAX_MESSAGE_BYTES: Final = 8192
 MAX_TOKEN_CHARS: Final = 128
 """Longest link token a client may send (the server's own are 43 characters)."""
 
-MESSAGE_TYPES: Final = ("hello", "move", "sync", "leave", "take_seat", "ping")
+MESSAGE_TYPES: Final = ("hello", "move", "sync", "leave", "take_seat", "ping", "take_over")
 """The client message types of this version."""
 
 
@@ -92,7 +92,12 @@ class Ping(_Message, tag="ping", frozen=True):
     ref: _Ref | None = None
 
 
-ClientMessage = Hello | Move | Sync | Leave | TakeSeat | Ping
+class TakeOver(_Message, tag="take_over", frozen=True):
+    """Play this seat from this connection: the seat's other connection (another tab of
+    the same person) becomes passive and only watches the seat's view."""
+
+
+ClientMessage = Hello | Move | Sync | Leave | TakeSeat | Ping | TakeOver
 """Every message a client may send."""
 
 

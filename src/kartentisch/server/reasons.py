@@ -36,6 +36,12 @@ SERVER_REASONS: Final = Reasons(
         "seat.watcher": N_("watchers have no seat to leave or take back"),
         "seat.not_left": N_("this seat is already yours"),
         "seat.already_left": N_("a bot already plays this seat"),
+        "seat.other_tab": N_(
+            "this seat is played in another tab or window; take it over here first"
+        ),
+        "seat.taken_over": N_(
+            "this seat is now played in another tab or window; this one only watches"
+        ),
         "clock.expired": N_("time ran out for seat {seat}: the heuristic played move {move}"),
         "lobby.bad_request": N_("the request is not valid: {detail}"),
         "lobby.too_large": N_("a request may have at most {limit} bytes"),

@@ -33,7 +33,7 @@ def default_bot_workers() -> int:
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_workers: int | None = None, log_level: str = "info",
-          access_log: bool = True) -> None:
+          access_log: bool = True, stand_in_pace: float | None = None) -> None:
     """Run the server until SIGINT or SIGTERM."""
     import uvicorn
 
@@ -57,8 +57,11 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
               flush=True)
 
     storage = Storage(url)
+    from kartentisch.server.tables import STAND_IN_PACE
+
     app = create_app(storage, bot_workers=default_bot_workers() if bot_workers is None
-                     else bot_workers, on_ready=ready)
+                     else bot_workers, on_ready=ready,
+                     stand_in_pace=STAND_IN_PACE if stand_in_pace is None else stand_in_pace)
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log,
                             ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=60,
                             lifespan="on", timeout_graceful_shutdown=5)

@@ -43,6 +43,7 @@ from kartentisch.server.protocol import (
     Move,
     Ping,
     Sync,
+    TakeOver,
     TakeSeat,
     decode_message,
     error_message,
@@ -63,6 +64,8 @@ JSON = dict[str, Any]
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
+STAND_IN_PACE: Final = 1.5
+"""Seconds a stand-in waits at least before its move (``serve --stand-in-pace``)."""
 
 
 # ---------------------------------------------------------------- connections
@@ -76,6 +79,10 @@ class Conn:
         self.watcher = False
         self.cursor = 0
         """Events sent so far (the next update starts there)."""
+        self.active = True
+        """Whether this connection plays its seat. One connection per seat is active; a
+        later one of the same seat (a second tab) is passive: it sees the seat's view
+        without legal moves and is refused moves until it sends ``take_over``."""
 
     def push(self, message: JSON) -> None:
         """Send ``message`` (in order, without waiting)."""
@@ -194,6 +201,18 @@ def update_message(table_id: str, game: Game[Any, Any, Any], state: State[Any, A
     return message
 
 
+def _notice(code: str, params: JSON) -> JSON:
+    """A ``notice`` message: a server reason code, its parameters and its English text."""
+    return {"v": PROTOCOL_VERSION, "type": "notice", "code": code, "params": params,
+            "message": render(SERVER_REASONS[code], params)}
+
+
+def _active_message(table: LiveTable, active: bool) -> JSON:
+    """Tells a seat's connection whether it plays the seat (``active``) or only watches
+    it because another connection of the same seat does."""
+    return {"v": PROTOCOL_VERSION, "type": "active", "table": table.id, "active": active}
+
+
 # ---------------------------------------------------------------- live tables
 class LiveTable:
     """A table in play in this process: its stored row, game, state and connections."""
@@ -247,6 +266,13 @@ class LiveTable:
         seat = self.row.seats[viewer]
         return seat.kind == HUMAN and not seat.left
 
+    def active_conn(self, seat: Seat) -> Conn | None:
+        """The connection that plays ``seat`` (None: nobody has it open)."""
+        for conn in self.conns:
+            if conn.seat == seat and conn.active:
+                return conn
+        return None
+
     def seats_json(self) -> list[JSON]:
         """The public facts about every seat (connected: to this server process)."""
         present = {c.seat for c in self.conns if c.seat is not None}
@@ -265,7 +291,7 @@ class LiveTable:
     def update_for(self, conn: Conn, *, full: bool = False) -> JSON:
         """The update for ``conn`` from its cursor on (which then moves to the end)."""
         cursor = 0 if full else conn.cursor
-        acting = self.acting(conn.seat)
+        acting = conn.active and self.acting(conn.seat)
         message = update_message(
             self.id, self.game, self.state, moves=self.moves, viewer=conn.seat, cursor=cursor,
             acting=acting, last=self.last, deadline=self.deadline, full=full,
@@ -279,14 +305,14 @@ class LiveTable:
         Connections that get the same message (watchers, or two devices of one seat, that
         were sent the same events so far) share one message, built and encoded once."""
         events = len(self.state.events)
-        shared: dict[tuple[Seat | None, int], tuple[JSON, list[Conn]]] = {}
+        shared: dict[tuple[Seat | None, int, bool], tuple[JSON, list[Conn]]] = {}
         for conn in list(self.conns):
             if conn is mover and ref is not None:
                 message = self.update_for(conn)
                 message["ref"] = ref
                 conn.push(message)
                 continue
-            key = (conn.seat, conn.cursor)
+            key = (conn.seat, conn.cursor, conn.active)
             group = shared.get(key)
             if group is None:
                 shared[key] = (self.update_for(conn), [conn])
@@ -350,9 +376,13 @@ def new_token() -> str:
 class Hub:
     """The live tables of this process, the storage, the bot workers and the listener."""
 
-    def __init__(self, storage: Storage, pool: BotPool) -> None:
+    def __init__(self, storage: Storage, pool: BotPool, *,
+                 stand_in_pace: float = STAND_IN_PACE) -> None:
         self.storage = storage
         self.pool = pool
+        self.stand_in_pace = stand_in_pace
+        """Seconds a stand-in takes at least for a move of a player who left: a human
+        pace, so the game does not rush to its end and ``take_seat`` in time wins."""
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -531,6 +561,8 @@ class Hub:
                 await self.set_left(conn, table, True)
             elif isinstance(message, TakeSeat):
                 await self.set_left(conn, table, False)
+            elif isinstance(message, TakeOver):
+                await self.take_over(conn, table)
         except KartentischError as error:
             conn.push(self._error(conn, error, ref))
         except Exception:
@@ -557,10 +589,11 @@ class Hub:
             raise refuse("session.unknown_link")
         async with table.lock:
             conn.table, conn.seat, conn.watcher = table, found[1], found[1] is None
+            conn.active = conn.seat is None or table.active_conn(conn.seat) is None
             table.conns.add(conn)
             conn.push({"v": PROTOCOL_VERSION, "type": "welcome", "role":
                        "watcher" if conn.watcher else "seat", "seat": conn.seat,
-                       "table": table.info()})
+                       "active": conn.active, "table": table.info()})
             conn.push(table.update_for(conn, full=True))
             self._seats_changed(table)
 
@@ -571,8 +604,40 @@ class Hub:
         table = conn.table
         if table is not None and conn in table.conns:
             table.conns.discard(conn)
+            if conn.seat is not None and conn.active:
+                self._promote(table, conn.seat)
             self._seats_changed(table)
             self._evict(table)
+
+    @staticmethod
+    def _promote(table: LiveTable, seat: Seat) -> None:
+        """The active connection of ``seat`` closed: its newest passive one (another tab
+        of the same person that stayed open) plays the seat now."""
+        waiting = [c for c in table.conns if c.seat == seat and not c.active]
+        if waiting:
+            heir = waiting[-1]
+            heir.active = True
+            heir.push(_active_message(table, True))
+            heir.push(table.update_for(heir, full=True))
+
+    async def take_over(self, conn: Conn, table: LiveTable) -> None:
+        """``take_over``: this connection plays its seat from now on; the one that did
+        (another tab) is told ``seat.taken_over`` and only watches."""
+        if conn.watcher or conn.seat is None:
+            raise refuse("seat.watcher")
+        async with table.lock:
+            if conn.active:
+                conn.push(_active_message(table, True))
+                return
+            for other in list(table.conns):
+                if other.seat == conn.seat and other.active:
+                    other.active = False
+                    other.push(_active_message(table, False))
+                    other.push(_notice("seat.taken_over", {}))
+                    other.push(table.update_for(other, full=True))
+            conn.active = True
+            conn.push(_active_message(table, True))
+            conn.push(table.update_for(conn, full=True))
 
     def _evict(self, table: LiveTable) -> None:
         if table.finished and not table.conns and self.tables.get(table.id) is table:
@@ -586,6 +651,8 @@ class Hub:
         """A human's move: checked, stored, applied, told (the mover's update echoes ref)."""
         if conn.watcher or conn.seat is None:
             raise refuse("move.watcher")
+        if not conn.active:
+            raise refuse("seat.other_tab")
         seat = conn.seat
         async with table.lock:
             if table.row.seats[seat].left:
@@ -633,6 +700,8 @@ class Hub:
         """``leave`` (a stand-in bot plays the seat) or ``take_seat`` (the player is back)."""
         if conn.watcher or conn.seat is None:
             raise refuse("seat.watcher")
+        if not conn.active:
+            raise refuse("seat.other_tab")
         async with table.lock:
             seat = table.row.seats[conn.seat]
             if seat.kind != HUMAN or seat.left == left:
@@ -688,7 +757,12 @@ class Hub:
             bot, params, by = str(seat.bot), bot_params(str(seat.bot), seat.strength), BOT
         else:
             bot, params, by = table.row.stand_in, {}, "stand-in"
+        began = time.monotonic()
         aid = await self._bot_choice(table, bot, params)
+        if by == "stand-in":
+            rest = self.stand_in_pace - (time.monotonic() - began)
+            if rest > 0:
+                await asyncio.sleep(rest)
         async with table.lock:
             current = table.row.seats[seat.seat]
             if table.moves != n or (current.kind == HUMAN and not current.left):
@@ -703,10 +777,7 @@ class Hub:
         async with table.lock:
             if table.moves != n:
                 return
-            table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": "clock.expired",
-                            "params": {"seat": seat, "move": n},
-                            "message": render(SERVER_REASONS["clock.expired"],
-                                              {"seat": seat, "move": n})})
+            table.tell_all(_notice("clock.expired", {"seat": seat, "move": n}))
             await self._commit(table, seat, aid, "clock")
 
     # ------------------------------------------------------------------ other processes

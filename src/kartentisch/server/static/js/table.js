@@ -5,43 +5,40 @@ import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {botLabel, rememberTable, rememberedTable} from "./lobby.js";
 import {api, copyText, h, replace} from "./util.js";
-
-const V = 1;
+import {clockElement, expiredLine, expiredNotice, tickClock} from "./clock.js";
+import {connectionBanner, openConnection, otherTabBanner, unknownLinkView} from "./connection.js";
+import {leaveButton, standInBanner} from "./standin.js";
 
 export function showTable(root, {token, watcher = false}) {
   const st = {
     token, watcher, ws: null, closed: false, table: null, seat: null, update: null,
     events: [], message: null, hint: null, hintsAllowed: false, sending: false, ref: 0,
-    clockTimer: null, retry: 0, finishedShown: false, renderPending: false,
+    clockTimer: null, finishedShown: false, renderPending: false,
+    conn: null, active: true, keptWatching: false, clockMemory: {}, expired: null, marks: [],
   };
   const view = {close, relabel: render};
 
   // ------------------------------------------------------------------ the connection
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws`);
-    st.ws = ws;
-    ws.addEventListener("open", () => {
-      st.retry = 0;
-      ws.send(JSON.stringify({v: V, type: "hello", token}));
-    });
-    ws.addEventListener("message", (e) => receive(JSON.parse(e.data)));
-    ws.addEventListener("close", () => {
-      if (st.closed) return;
-      st.retry = Math.min(st.retry + 1, 5);
-      say(t("The connection was lost; connecting again…"), "warn");
-      setTimeout(() => { if (!st.closed) connect(); }, 500 * st.retry);
+    st.conn = openConnection(token, {
+      onMessage: receive,
+      onChange: () => { st.sending = false; renderSoon(); },
+      onQueued: (outcome) => {
+        if (outcome === "refused") {
+          say(t("Your move was not sent: the game went on while the connection was lost. Look at the table and choose again."), "error");
+        } else {
+          st.sending = true;
+        }
+      },
     });
   }
 
-  function send(message) {
-    if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify({v: V, ...message}));
-  }
+  function send(message) { return st.conn ? st.conn.send(message) : false; }
 
   function close() {
     st.closed = true;
     clearInterval(st.clockTimer);
-    if (st.ws) st.ws.close();
+    if (st.conn) st.conn.close();
   }
 
   function receive(m) {
@@ -49,9 +46,17 @@ export function showTable(root, {token, watcher = false}) {
       st.table = m.table;
       st.seat = m.seat;
       st.watcher = m.role === "watcher";
+      st.active = m.active !== false;
       st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
+    } else if (m.type === "active") {
+      st.active = m.active;
+      st.keptWatching = false;
+      renderSoon();
     } else if (m.type === "update") {
       const moved = !st.update || st.update.move !== m.move;
+      if (m.last && m.last.by === "clock" && !m.full && m.last.seat !== st.seat) {
+        st.marks.push({at: st.events.length, text: expiredLine(name(m.last.seat), null)});
+      }
       st.events = m.full ? m.events : st.events.concat(m.events);
       st.update = m;
       st.sending = false;
@@ -74,8 +79,17 @@ export function showTable(root, {token, watcher = false}) {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
       say(reason(m), "error");
-    } else if (m.type === "notice") {
+    } else if (m.type === "notice" && m.code === "clock.expired" &&
+               m.params.seat === st.seat && !st.watcher) {
+      st.expired = {move: m.params.move, text: null};  // the move's words arrive with the update
+    } else if (m.type === "notice" && m.code !== "clock.expired") {
       say(reason(m), "warn");
+    }
+    if (m.type === "update" && st.expired && st.expired.text === null && m.last &&
+        m.last.move === st.expired.move && m.last.by === "clock") {
+      const move = m.last.action ? mod().describeMove(m.last.action.text, ui()) : "";
+      st.expired.text = expiredLine(name(st.seat), move);
+      st.marks.push({at: st.events.length, text: st.expired.text});
     }
   }
 
@@ -86,9 +100,13 @@ export function showTable(root, {token, watcher = false}) {
 
   function play(id) {
     if (st.sending || !st.update) return;
-    st.sending = true;
     st.ref += 1;
-    send({type: "move", move: st.update.move, action: id, ref: st.ref});
+    st.expired = null;  // the player acts: the clock's notice has been seen
+    if (st.conn.sendMove({type: "move", move: st.update.move, action: id, ref: st.ref})) {
+      st.sending = true;
+    } else {
+      render();  // the connection's line now says that the move is kept
+    }
   }
 
   /** The player tried ``text``: play it if it is allowed, else say why not (the engine's
@@ -168,12 +186,9 @@ export function showTable(root, {token, watcher = false}) {
     return t("{name} is to move.", {name: name(u.to_move)});
   }
 
-  function clockText() {
-    const u = st.update;
-    if (!u || u.status === "finished") return "";
-    if (u.deadline === null) return t("no time limit");
-    const left = Math.max(0, Math.ceil((u.deadline - Date.now()) / 1000));
-    return t("{seconds} s left for this move", {seconds: left});
+  function clockInfo() {
+    return {clock: st.table ? st.table.clock : null, started: !st.table || st.table.started !== false,
+            acting: !!(st.update && st.update.legal.length)};
   }
 
   function playersBar() {
@@ -194,10 +209,13 @@ export function showTable(root, {token, watcher = false}) {
 
   function logBox() {
     const lines = [];
-    for (const ev of st.events) {
+    const marks = st.marks.slice();
+    st.events.forEach((ev, i) => {
+      while (marks.length && marks[0].at <= i) lines.push({text: marks.shift().text, kind: "clock"});
       const text = mod().event(ev, ui());
       if (text) lines.push({text, kind: ev.kind});
-    }
+    });
+    for (const mark of marks) lines.push({text: mark.text, kind: "clock"});
     const shown = lines.slice(-150).reverse();
     return h("section", {class: "log", "aria-label": t("Log")},
       h("h2", {}, t("Log")),
@@ -264,15 +282,28 @@ export function showTable(root, {token, watcher = false}) {
       })));
   }
 
+  function mySeat() {
+    return st.watcher || !st.table ? null : st.table.seats[st.seat];
+  }
+
   function seatButtons() {
-    if (st.watcher || !st.update || st.update.status === "finished") return null;
-    const mine = st.table.seats[st.seat];
-    if (!mine || mine.kind !== "human") return null;
-    return mine.left ?
-      h("button", {type: "button", dataset: {key: "take-seat"}, onclick: () => send({type: "take_seat"})},
-        t("Take my seat back")) :
-      h("button", {type: "button", class: "quiet", dataset: {key: "leave"}, onclick: () => send({type: "leave"})},
-        t("Let a bot play for me"));
+    if (!st.active) return null;
+    return leaveButton(mySeat(), !st.update || st.update.status === "finished",
+      () => send({type: "leave"}));
+  }
+
+  /** The lines above the table: the connection, a second tab, a stand-in, the clock. */
+  function banners() {
+    const finished = st.update.status === "finished";
+    return [
+      connectionBanner(st.conn),
+      st.watcher ? null : otherTabBanner(st.active, st.keptWatching, {
+        takeOver: () => send({type: "take_over"}),
+        keep: () => { st.keptWatching = true; render(); }}),
+      st.active ? standInBanner(mySeat(), finished, () => send({type: "take_seat"})) : null,
+      st.expired && st.expired.text ? expiredNotice(st.expired.text, () => {
+        st.expired = null; render(); }) : null,
+    ];
   }
 
   /** Render at the next frame: a burst of messages (the bots' moves after yours) is drawn
@@ -287,8 +318,13 @@ export function showTable(root, {token, watcher = false}) {
 
   function render() {
     st.renderPending = false;
+    if (st.conn && st.conn.state === "unknown") {
+      replace(root, unknownLinkView());
+      return;
+    }
     if (!st.table || !st.update) {
-      replace(root, h("p", {class: "connecting"}, t("Connecting…")), statusBox());
+      replace(root, connectionBanner(st.conn), h("p", {class: "connecting"}, t("Connecting…")),
+        statusBox());
       return;
     }
     setParamHook((n, v) => mod().param(n, v, ui()));
@@ -304,8 +340,9 @@ export function showTable(root, {token, watcher = false}) {
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
         h("span", {class: "move-no"}, t("move {move}", {move: u.move}))),
+      banners(),
       h("div", {class: `turn${u.legal.length ? " mine" : ""}`, id: "turn", role: "status"},
-        h("strong", {}, turnLine()), " ", h("span", {id: "clock", class: "clock"}, clockText()),
+        h("strong", {}, turnLine()), " ", clockElement(u, clockInfo()),
         " ", hintButton, " ", seatButtons()),
       playersBar(),
       h("div", {class: "board", id: "board"}, mod().board({
@@ -329,8 +366,7 @@ export function showTable(root, {token, watcher = false}) {
   }
 
   st.clockTimer = setInterval(() => {
-    const el = root.querySelector("#clock");
-    if (el) el.textContent = clockText();
+    if (st.update) tickClock(root, st.update, clockInfo(), st.clockMemory);
   }, 250);
   render();
   connect();
