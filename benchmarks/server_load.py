@@ -290,7 +290,8 @@ def profile(moves: int, game: str, players: int, seed: int) -> None:
 
     from kartentisch.server.bots import BotPool
     from kartentisch.server.storage import Storage
-    from kartentisch.server.tables import CreateTable, Hub, QueueConn
+    from kartentisch.server.outbox import QueueConn
+    from kartentisch.server.tables import CreateTable, Hub
 
     async def play(profiler: cProfile.Profile | None) -> float:
         hub = Hub(Storage(f"sqlite:///{tempfile.mkdtemp(prefix='kt-prof-')}/t.sqlite3"),

@@ -88,6 +88,10 @@ moves_t = sa.Table(
 )
 
 
+STORAGE_ERRORS: Final = (sa.exc.SQLAlchemyError, OSError)
+"""What a failing database raises (a full disk, a lost connection, a locked file)."""
+
+
 class MoveConflict(Exception):
     """Move ``n`` of the table is already stored (another process got there first)."""
 
@@ -148,6 +152,8 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     hints: bool = True
     """Whether the page offers the hint button at this table (and the server gives hints)."""
+    finished_at: float | None = None
+    """When the game ended (its links stop working ``Limits.finished_expiry`` later)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,6 +438,18 @@ class Storage:
         with self._read() as conn:
             return [r.id for r in conn.execute(query)]
 
+    def live_table_ids(self, since: float) -> list[str]:
+        """Ids of the tables in play that were created or had a move at ``since`` or later
+        (a restart resumes these; the others are abandoned and wait in the database until
+        someone opens one of their links)."""
+        recent = sa.select(moves_t.c.table_id).where(
+            moves_t.c.table_id == tables_t.c.id, moves_t.c.at >= since).exists()
+        query = (sa.select(tables_t.c.id).where(tables_t.c.status == "playing")
+                 .where(sa.or_(tables_t.c.created_at >= since, recent))
+                 .order_by(tables_t.c.created_at.desc()))
+        with self._read() as conn:
+            return [r.id for r in conn.execute(query)]
+
     def watch_token_hash(self, table_id: str) -> str | None:
         """The hash of the table's watch link (for tests and tools; links are not stored)."""
         with self._read() as conn:
@@ -490,7 +508,7 @@ class Storage:
             seed=int(m["seed"]), clock=m["clock"], listed=bool(m["listed"]),
             stand_in=m["stand_in"], watch=m["watch"], status=m["status"],
             returns=None if m["returns"] is None else json.loads(m["returns"]),
-            created_at=m["created_at"], hints=bool(m["hints"]))
+            created_at=m["created_at"], hints=bool(m["hints"]), finished_at=m["finished_at"])
 
     @staticmethod
     def _seats(conn: Connection, table_id: str) -> list[SeatRow]:
