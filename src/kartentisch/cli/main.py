@@ -708,12 +708,18 @@ def serve(
     stand_in_pace: Annotated[float | None, typer.Option(min=0, max=60, help=_(
         "Seconds a stand-in takes at least per move of a player who left (default 1.5)."))]
     = None,
+    secret_file: Annotated[str | None, typer.Option(help=_(
+        "The server secret's file, made on first start (default: beside the SQLite file, "
+        "or in your data directory)."))] = None,
+    lobby_expiry: Annotated[float | None, typer.Option(help=_(
+        "Minutes after which an idle table nobody is at leaves the lobby (default: 30)."))]
+    = None,
 ) -> None:
     """Run the table server (see docs/server.md)."""
     from kartentisch.server.run import serve as run_server
 
-    run_server(host=host, port=port, db=db, bot_workers=bot_workers,
-               stand_in_pace=stand_in_pace)
+    run_server(host=host, port=port, db=db, bot_workers=bot_workers, secret_file=secret_file,
+               lobby_expiry=lobby_expiry, stand_in_pace=stand_in_pace)
 
 
 app.command(
