@@ -289,8 +289,8 @@ def profile(moves: int, game: str, players: int, seed: int) -> None:
     import pstats
 
     from kartentisch.server.bots import BotPool
-    from kartentisch.server.storage import Storage
     from kartentisch.server.outbox import QueueConn
+    from kartentisch.server.storage import Storage
     from kartentisch.server.tables import CreateTable, Hub
 
     async def play(profiler: cProfile.Profile | None) -> float:

@@ -717,12 +717,18 @@ def serve(
         "Change a limit: NAME=VALUE (repeatable; see docs/security.md)."))] = None,
     forwarded_allow_ips: Annotated[str | None, typer.Option(help=_(
         "Proxies trusted to name the client's address (default 127.0.0.1)."))] = None,
+    secret_file: Annotated[str | None, typer.Option(help=_(
+        "The server secret's file, made on first start (default: beside the SQLite file, "
+        "or in your data directory)."))] = None,
+    lobby_expiry: Annotated[float | None, typer.Option(help=_(
+        "Minutes after which an idle table nobody is at leaves the lobby (default: 30)."))]
+    = None,
 ) -> None:
     """Run the table server (see docs/server.md)."""
     from kartentisch.server.run import serve as run_server
 
-    run_server(host=host, port=port, db=db, bot_workers=bot_workers,
-               stand_in_pace=stand_in_pace, public_url=public_url,
+    run_server(host=host, port=port, db=db, bot_workers=bot_workers, secret_file=secret_file,
+               lobby_expiry=lobby_expiry, stand_in_pace=stand_in_pace, public_url=public_url,
                allow_origins=allow_origin or [], limits=",".join(limit or []),
                forwarded_allow_ips=forwarded_allow_ips)
 

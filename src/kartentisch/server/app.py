@@ -43,7 +43,7 @@ from kartentisch.server.outbox import QueueConn, pump
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
 from kartentisch.server.site import Site
 from kartentisch.server.storage import Storage
-from kartentisch.server.tables import STAND_IN_PACE, CreateTable, Hub
+from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, STAND_IN_PACE, CreateTable, Hub
 from kartentisch.server.web import web_routes
 
 log = logging.getLogger("kartentisch.server")
@@ -60,15 +60,21 @@ def _error(error: KartentischError) -> JSONResponse:
 
 
 def create_app(storage: Storage, *, bot_workers: int = 1,
-               on_ready: Callable[[], None] | None = None,
+               on_ready: Callable[[], None] | None = None, secret: bytes | None = None,
+               lobby_expiry: float = LOBBY_EXPIRY_SECONDS,
                stand_in_pace: float = STAND_IN_PACE, limits: Limits | None = None,
                site: Site | None = None) -> Starlette:
-    """The server application on ``storage``; ``on_ready`` runs once tables are resumed;
-    ``stand_in_pace``: the seconds a stand-in takes at least per move; ``limits`` and
-    ``site`` (the public URL and allowed origins): see ``docs/security.md``."""
+    """The server application on ``storage``; ``on_ready`` runs once tables are resumed.
+
+    ``secret`` derives every link (:mod:`kartentisch.server.links`; a random one lasting
+    this process when None); the lobby leaves out a listed table nobody is connected to
+    that was last active more than ``lobby_expiry`` seconds ago; ``stand_in_pace``: the
+    seconds a stand-in takes at least per move; ``limits`` and ``site`` (the public URL
+    and allowed origins): see ``docs/security.md``."""
     limits = limits or Limits()
     hub = Hub(storage, BotPool(bot_workers, hints_waiting=limits.hints_waiting),
-              stand_in_pace=stand_in_pace, limits=limits, site=site)
+              secret=secret, lobby_expiry=lobby_expiry, stand_in_pace=stand_in_pace,
+              limits=limits, site=site)
     connections = AddressCount()
     address_messages = KeyedBuckets(limits.address_messages_burst,
                                      limits.address_messages_rate)

@@ -64,9 +64,6 @@ class Limits:
     finished_expiry: float = 7 * 24 * 3600.0
     """Seconds after its end a finished table's links stop working (its record stays
     readable by id)."""
-    abandoned_after: float = 30 * 60.0
-    """Seconds without a move after which a table in play counts as abandoned: a restart
-    does not resume it (its links still open it)."""
     unload_after: float = 60.0
     """Seconds a table with no connection stays in memory after its end, or while nobody
     is connected and no bot is to move (it is read back from the database when needed)."""

@@ -38,11 +38,16 @@ def default_bot_workers() -> int:
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_workers: int | None = None, log_level: str = "info",
-          access_log: bool = True, stand_in_pace: float | None = None,
+          access_log: bool = True, secret_file: str | None = None,
+          lobby_expiry: float | None = None, stand_in_pace: float | None = None,
           public_url: str | None = None, allow_origins: Sequence[str] = (),
           limits: str = "", forwarded_allow_ips: str | None = None) -> None:
     """Run the server until SIGINT or SIGTERM.
 
+    ``secret_file``: the server secret's file (default: ``server-secret`` beside the SQLite
+    file, or in the user data directory; ``$KARTENTISCH_SERVER_SECRET`` wins over both);
+    ``lobby_expiry``: minutes after which an idle table nobody is at leaves the lobby;
+    ``stand_in_pace``: seconds a stand-in takes at least per move (default 1.5);
     ``public_url``: the base of the links it returns (default: ``KARTENTISCH_PUBLIC_URL``,
     else the listening address); ``allow_origins``: origins allowed beside the public URL's;
     ``limits``: ``name=value,...`` over the defaults and ``KARTENTISCH_LIMITS``;
@@ -52,10 +57,15 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
 
     from kartentisch.server.app import create_app
     from kartentisch.server.limits import Limits
+    from kartentisch.server.links import default_secret_file, load_secret
     from kartentisch.server.site import Site
     from kartentisch.server.storage import Storage, database_url, shown_url
+    from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, STAND_IN_PACE
 
     url = database_url(db) if db else database_url(str(default_database()))
+    sqlite_file = url.database if url.get_backend_name() == "sqlite" else None
+    secret = load_secret(Path(secret_file).expanduser() if secret_file
+                         else default_secret_file(sqlite_file))
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr,
                         format="%(levelname)s: %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -74,10 +84,11 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     chosen = Limits.parse(limits, Limits.from_environment())
     site = Site.for_address(host, bound, public_url=public_url, allow=allow_origins)
     storage = Storage(url)
-    from kartentisch.server.tables import STAND_IN_PACE
 
     app = create_app(storage, bot_workers=default_bot_workers() if bot_workers is None
-                     else bot_workers, on_ready=ready,
+                     else bot_workers, on_ready=ready, secret=secret,
+                     lobby_expiry=LOBBY_EXPIRY_SECONDS if lobby_expiry is None
+                     else lobby_expiry * 60,
                      stand_in_pace=STAND_IN_PACE if stand_in_pace is None else stand_in_pace,
                      limits=chosen, site=site)
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log,
