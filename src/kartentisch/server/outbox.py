@@ -54,9 +54,13 @@ class Outbox:
         self.bytes = sum(len(d) for d, _ in kept if d is not None)
         return dropped
 
+    def wake(self) -> None:
+        """Wake the sender without a frame (it has a fresh view to send)."""
+        self._ready.set()
+
     async def wait(self) -> None:
-        """Until something is put (returns at once if something waits)."""
-        while not self._items:
+        """Until something is put or :meth:`wake` is called (at once if something waits)."""
+        if not self._items:
             self._ready.clear()
             await self._ready.wait()
 
@@ -99,6 +103,7 @@ class QueueConn(Conn):
             self.coalesced += dropped
             if update or dropped:
                 self.stale = True
+                self.outbox.wake()
             if update:
                 self.coalesced += 1
                 self._note_ref(message)
