@@ -158,7 +158,7 @@ def test_names_chat_and_history(sqlite_server: Any) -> None:
         assert [(s["name"], s["joined"]) for s in seats["seats"]] == [
             ("Anna", True), ("Bo", True), (None, False)]
         await bo.send({"type": "chat", "text": "  <b>x</b>  "})
-        line = await anna.until(lambda m: m["type"] == "chat")
+        line = await anna.until(lambda m: m["type"] == "chat" and m["kind"] == "chat")
         assert (line["seat"], line["name"], line["kind"], line["text"]) == (
             1, "Bo", "chat", "<b>x</b>")
         await anna.send({"type": "react", "reaction": "wave"})
@@ -173,8 +173,8 @@ def test_names_chat_and_history(sqlite_server: Any) -> None:
         watcher = await TableClient.join(sqlite_server.ws, made["watch"]["token"], name="Cy")
         assert watcher.welcome is not None
         history = watcher.welcome["chat"]
-        assert [(e["n"], e["kind"], e["text"]) for e in history] == [
-            (0, "chat", "<b>x</b>"), (1, "react", "wave")]
+        assert [(e["n"], e["kind"], e["text"]) for e in history] == [  # Bo came: the start
+            (0, "notice", "host.started"), (1, "chat", "<b>x</b>"), (2, "react", "wave")]
         await refused(watcher, {"type": "chat", "text": "hello"}, "chat.watchers_off")
         await refused(watcher, {"type": "react", "reaction": "gg"}, "chat.watchers_off")
         start = len(anna.received)
@@ -292,7 +292,8 @@ def test_the_host_seats_a_bot_removes_a_player_and_closes_the_table(
         bo = await TableClient.join(sqlite_server.ws, made["seats"][1]["token"], name="Bo")
         await bo.close()  # Bo is away: the host lets a bot play for him
         await host.send({"type": "seat_bot", "seat": 1, "bot": "heuristic"})
-        notice = await anna.until(lambda m: m["type"] == "chat" and m["kind"] == "notice")
+        notice = await anna.until(lambda m: m["type"] == "chat" and m["kind"] == "notice"
+                                  and m["text"] != "host.started")
         assert (notice["text"], notice["params"]) == (
             "host.bot_seated", {"seat": 1, "name": "Bo", "bot": "heuristic"})
         assert "Bo" in notice["message"]

@@ -3,11 +3,13 @@
 
 import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
-import {botLabel, rememberTable, rememberedTable} from "./lobby.js";
+import {botLabel, rememberedTable} from "./lobby.js";
 import {api, copyText, h, replace} from "./util.js";
 import {clockElement, expiredLine, expiredNotice, tickClock} from "./clock.js";
 import {connectionBanner, openConnection, otherTabBanner, unknownLinkView} from "./connection.js";
 import {leaveButton, standInBanner} from "./standin.js";
+import {goToRematch, keepHostToken, rematchControls, seriesTally} from "./rematch.js";
+import {waitingPanel} from "./waiting.js";
 
 export function showTable(root, {token, watcher = false}) {
   const st = {
@@ -15,6 +17,7 @@ export function showTable(root, {token, watcher = false}) {
     events: [], message: null, hint: null, hintsAllowed: false, sending: false, ref: 0,
     clockTimer: null, finishedShown: false, renderPending: false,
     conn: null, active: true, keptWatching: false, clockMemory: {}, expired: null, marks: [],
+    host: false, rematchOffer: null,
   };
   const view = {close, relabel: render};
 
@@ -47,6 +50,7 @@ export function showTable(root, {token, watcher = false}) {
       st.seat = m.seat;
       st.watcher = m.role === "watcher";
       st.active = m.active !== false;
+      st.host = m.host === true;
       st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
     } else if (m.type === "active") {
       st.active = m.active;
@@ -70,11 +74,19 @@ export function showTable(root, {token, watcher = false}) {
           st.message = {text: mod().event(ev, ui()) || "", kind: "foul"};
         }
       }
-      if (st.table) st.table.status = m.status;
+      if (st.table) {
+        st.table.status = m.status;
+        if (m.started !== undefined) st.table.started = m.started;
+      }
       renderSoon();
     } else if (m.type === "seats") {
       if (st.table) st.table.seats = m.seats;
       renderSoon();
+    } else if (m.type === "rematch_offer") {
+      st.rematchOffer = m;
+      renderSoon();
+    } else if (m.type === "rematch") {
+      goToRematch(m, keepHostToken);
     } else if (m.type === "error") {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
@@ -178,6 +190,7 @@ export function showTable(root, {token, watcher = false}) {
     const u = st.update;
     if (!u) return t("Connecting…");
     if (u.status === "finished") return t("The game is over.");
+    if (st.table.started === false) return t("Waiting for the other players.");
     if (u.to_move === st.seat && !st.watcher) {
       const mine = st.table.seats[st.seat];
       if (mine && mine.left) return t("A bot plays your seat while you are away.");
@@ -241,28 +254,15 @@ export function showTable(root, {token, watcher = false}) {
     return h("section", {class: "end", id: "end", "aria-live": "polite"},
       h("h2", {}, t("Game over")),
       mod().summary(u.observation, u.returns, u.reveal, ui()),
+      seriesTally(tableId, (seat) => t("Seat {seat}", {seat})),
       h("div", {class: "row"},
-        st.watcher ? null : h("button", {type: "button", class: "primary", id: "play-again",
-                                          onclick: playAgain}, t("Play again")),
+        rematchControls({offer: st.rematchOffer, seat: st.seat, watcher: st.watcher, name,
+                         ask: () => send({type: "rematch"})}),
         h("a", {class: "button", href: `#replay=${encodeURIComponent(tableId)}&view=${me}`,
                 id: "replay-link"}, t("Replay this game")),
         h("a", {class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
                 download: `kartentisch-${tableId}.json`}, t("Download the record")),
         h("a", {class: "button", href: "#"}, t("Back to the lobby"))));
-  }
-
-  async function playAgain() {
-    const info = st.table;
-    const seats = info.seats.map((s) => s.kind === "human" ? {kind: "human"} :
-      {kind: "bot", bot: s.bot, ...(s.strength ? {strength: s.strength} : {})});
-    const request = {table: {game: info.game, players: info.players, options: info.options,
-                             seats, clock: info.clock},
-                     hints: info.hints !== false};
-    const [status, answer] = await api("/api/web/tables", request);
-    if (status !== 201) { say(answer ? reason(answer) : t("The server did not answer."), "error"); return; }
-    rememberTable(answer, request);
-    const mine = answer.seats.find((s) => s.seat === st.seat);
-    location.hash = `seat=${mine.token}`;
   }
 
   function invitePanel() {
@@ -341,6 +341,7 @@ export function showTable(root, {token, watcher = false}) {
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
         h("span", {class: "move-no"}, t("move {move}", {move: u.move}))),
       banners(),
+      waitingPanel(st.table, {host: st.host, name, start: () => send({type: "start"})}),
       h("div", {class: `turn${u.legal.length ? " mine" : ""}`, id: "turn", role: "status"},
         h("strong", {}, turnLine()), " ", clockElement(u, clockInfo()),
         " ", hintButton, " ", seatButtons()),
