@@ -744,8 +744,12 @@ class Hub:
         await asyncio.wrap_future(self.storage.submit("table", table.id, {"last_active": now}))
 
     async def rename(self, conn: Conn, table: LiveTable, text: str) -> None:
-        """``name``: the connection's person is called ``text`` from now on."""
+        """``name``: the connection's person is called ``text`` from now on (limited like
+        chat: each rename of a seat is a write)."""
         name = clean_name(text)
+        wait = conn.bucket.take()
+        if wait > 0:
+            raise night_error("chat.too_fast", retry_after=max(1, round(wait)))
         async with table.lock:
             conn.name = name
             if conn.seat is not None:
@@ -1040,7 +1044,7 @@ class Hub:
     async def _catch_up_locked(self, table: LiveTable, *, seats: bool = False) -> None:
         """Apply the moves other processes stored (the lock is held) and tell everyone."""
         if seats:
-            was_started = flow.started(table)
+            was_started, was_status = flow.started(table), table.row.status
             stored = await asyncio.to_thread(self.storage.table_row, table.id)
             if stored is not None:
                 started_at = table.row.started_at  # a start here may not be stored yet
@@ -1054,8 +1058,8 @@ class Hub:
                         setattr(mine, key, getattr(theirs, key))
                 self._seats_changed(table)
                 self._schedule(table)
-            if flow.started(table) != was_started:  # started here or at another process
-                self._schedule(table)
+            if flow.started(table) != was_started or table.row.status != was_status:
+                self._schedule(table)  # started, or closed by the host, at another process
                 table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:

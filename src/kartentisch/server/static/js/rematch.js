@@ -25,10 +25,10 @@ export function rematchControls({offer, seat, watcher, name, ask}) {
         t("Accept the rematch")));
 }
 
-/** Follow the server's answer to ``rematch``: keep the host token for the new table (the
- * host's page shows the links there) and go to the new seat. */
+/** Follow the server's answer to ``rematch``: ``keepHost(answer)`` keeps the new table's
+ * host token (the host's page shows the links there), then the page goes to the new seat. */
 export function goToRematch(answer, keepHost) {
-  if (answer.host && keepHost) keepHost(answer.table, answer.host);
+  if (answer.host && keepHost) keepHost(answer);
   location.hash = answer.link.replace(/^#/, "");
 }
 
@@ -65,7 +65,3 @@ export function seriesTally(tableId, seatName) {
   return box;
 }
 
-/** Keep a host token for ``table`` in this browser (the host's page finds it there). */
-export function keepHostToken(table, token) {
-  try { localStorage.setItem(`kartentisch.host.${table}`, token); } catch (e) { /* private mode */ }
-}
