@@ -55,8 +55,8 @@ from typing import Any
 import httpx
 
 from kartentisch.server.client import TableClient
-from kartentisch.server.pgtemp import Cluster, start_cluster
 from kartentisch.server.run import READY_LINE
+from kartentisch.testing.pgtemp import Cluster, start_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -212,7 +212,7 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
                         raise
                     counts["retries"] += 1
                     await asyncio.sleep(0.5)
-            watcher = clients[0]
+            watcher = clients[-1]  # the last to join started the table: no extra update
             if first:  # wait for every table, then the clock starts
                 first = False
                 joined[0] += 1

@@ -50,11 +50,15 @@ class Server:
     db: Path
 
     def create(self, game: str, seats: list[dict[str, Any]], *, players: int | None = None,
-               options: dict[str, Any] | None = None, hints: bool = True) -> dict[str, Any]:
-        """A new table through the page's own route; returns the answer with the links."""
+               options: dict[str, Any] | None = None, hints: bool = True,
+               clock: float | None = None) -> dict[str, Any]:
+        """A new table through the page's own route; returns the answer with the links
+        (``clock``: seconds per move)."""
         table: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
         if players is not None:
             table["players"] = players
+        if clock is not None:
+            table["clock"] = clock
         response = httpx.post(f"{self.url}/api/web/tables",
                               json={"table": table, "hints": hints}, timeout=10)
         assert response.status_code == 201, response.text

@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.conftest import Server, ServerProcess, save_shot
-from tests.browser.play import TIMEOUT, table_state, wait_my_turn_or_end
+from tests.browser.play import (
+    TIMEOUT,
+    play_between,
+    table_state,
+    two_people,
+    wait_my_turn_or_end,
+)
 
 CASINO_VS_BOT = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
@@ -118,3 +124,75 @@ def test_the_stand_in_asks_first_plays_calmly_and_the_seat_comes_back(
     assert wait_my_turn_or_end(page) == "turn"
     assert page.locator("#leave").count() == 1
     page.context.close()
+
+
+def test_the_clock_waits_for_the_players_and_its_expiry_is_shown_to_both(
+        server: Server, browser: Any, shots: Path) -> None:
+    # Casino: seat 1 (left of the dealer) plays first
+    answer = server.create("casino", [{"kind": "human"}, {"kind": "human"}], players=2,
+                           clock=3)
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    first = context.new_page()
+    first.goto(answer["seats"][0]["link"])
+    waiting = first.locator("#waiting")
+    waiting.wait_for(timeout=TIMEOUT)
+    assert "Seat 1" in waiting.locator(".awaited").inner_text()
+    assert "The clock starts when the game starts." in first.inner_text("#clock")
+    first.wait_for_timeout(4000)  # longer than the clock: nothing may have happened
+    assert table_state(first)["move"] == "0"
+    assert first.locator("#clock.urgent").count() == 0
+    save_shot(first, shots, "flow-waiting")
+    second_context = browser.new_context(viewport={"width": 1100, "height": 900},
+                                         locale="de-DE")
+    second = second_context.new_page()
+    second.goto(answer["seats"][1]["link"])
+    waiting.wait_for(state="detached", timeout=TIMEOUT)
+    # the last seconds are urgent: red, and said to the player to move
+    second.locator("#clock.urgent").wait_for(timeout=TIMEOUT)
+    second.wait_for_function(
+        "() => document.querySelector('#clock-alert')?.textContent.includes('Sekunden')",
+        timeout=TIMEOUT)
+    moved_past(second, "0")
+    notice = second.locator("#clock-expired")
+    notice.wait_for(timeout=TIMEOUT)
+    assert "Deine Zeit ist abgelaufen" in notice.inner_text()
+    first.wait_for_function(
+        "() => [...document.querySelectorAll('#log li.ev-clock')]"
+        ".some((li) => li.textContent.includes('time ran out'))", timeout=TIMEOUT)
+    save_shot(second, shots, "flow-clock-expired")
+    # the notice stays until its player acts: it is still there after the next move
+    moved_past(second, "1")
+    assert second.locator("#clock-expired").count() == 1
+    context.close()
+    second_context.close()
+
+
+def test_a_rematch_accepted_by_both_players_starts_and_the_series_is_tallied(
+        server: Server, browser: Any, shots: Path) -> None:
+    answer = server.create("krumme20", [{"kind": "human"}, {"kind": "human"}], players=2,
+                           options={"target": 10, "turn_limit": 8})
+    pages = two_people(browser, answer)
+    assert play_between(pages, "krumme20") > 2
+    old = pages[0].url
+    pages[0].click("#play-again")
+    pages[0].wait_for_function("(old) => location.href !== old", arg=old)
+    pages[0].locator("#waiting").wait_for(timeout=TIMEOUT)
+    # the other player is offered the rematch on their own page
+    offer = pages[1].locator("#rematch-offer")
+    offer.wait_for(timeout=TIMEOUT)
+    assert pages[1].locator("#accept-rematch").count() == 1
+    save_shot(pages[1], shots, "flow-rematch-offer")
+    pages[1].click("#accept-rematch")
+    pages[1].wait_for_function("(old) => !location.href.endsWith(old)",
+                               arg=answer["seats"][1]["link"].split("#")[1])
+    for page in pages:  # both are at the new table, and it has started
+        page.locator("#waiting").wait_for(state="detached", timeout=TIMEOUT)
+        assert table_state(page)["status"] == "playing"
+    assert play_between(pages, "krumme20") > 2
+    tally = pages[0].locator("#series table")
+    tally.wait_for(timeout=TIMEOUT)
+    assert "2" in pages[0].locator("#series h3").inner_text()
+    assert pages[0].locator("#series td.wins").count() == 2
+    save_shot(pages[0], shots, "flow-series")
+    for page in pages:
+        page.context.close()

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from kartentisch.cli.messages import describe_error
 from kartentisch.core.errors import InvalidRecordError, KartentischError
-from kartentisch.core.reasons import all_reasons
 from kartentisch.core.records import (
     MAX_RECORD_BYTES,
     RECORD_DOCUMENT,
@@ -26,7 +25,7 @@ from kartentisch.core.records import (
     read_records,
     write_atomically,
 )
-from kartentisch.core.registry import list_games, load_game
+from kartentisch.core.registry import all_reasons, list_games, load_game
 from kartentisch.locale import set_language
 
 GAME = "casino"
@@ -71,7 +70,8 @@ def test_records_round_trip_and_replay(name: str) -> None:
 def test_the_document_type_refuses_unknown_fields_and_is_exported() -> None:
     assert RECORD_DOCUMENT.__struct_config__.forbid_unknown_fields
     assert set(RECORD_DOCUMENT.__struct_fields__) == {
-        "format", "game", "players", "seed", "actions", "options", "seats", "returns", "index"}
+        "format", "game", "players", "seed", "actions", "options", "seats", "names", "returns",
+        "index"}
 
 
 @pytest.mark.parametrize("old", ["kartentisch-record/1", "kartentisch-record/2"])

@@ -24,9 +24,9 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from kartentisch.server import storage as storage_module
-from kartentisch.server.pgtemp import Cluster, ClusterError, start_cluster
 from kartentisch.server.run import READY_LINE
 from kartentisch.server.storage import Storage
+from kartentisch.testing.pgtemp import Cluster, ClusterError, start_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -139,6 +139,8 @@ def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerFactory
                     "--bot-workers", str(bot_workers), *args]
         if limits:
             command += ["--limit", limits]
+        if "--secret-file" not in args:  # one secret for the session: every process on one
+            command += ["--secret-file", str(logs / "server-secret")]  # database shares it
         server = ServerProcess(db, command, log or logs / f"server-{len(started)}.log")
         started.append(server)
         return server.start()

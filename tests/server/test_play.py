@@ -327,7 +327,8 @@ def test_the_turn_clock_plays_the_heuristic_and_says_so(server: Any) -> None:
     made = server.create(game="krumme20", players=2, options=QUICK, clock=0.3)
 
     async def scenario() -> None:
-        a = await TableClient.join(server.ws, made["seats"][0]["token"])
+        b = await TableClient.join(server.ws, made["seats"][1]["token"])
+        a = await TableClient.join(server.ws, made["seats"][0]["token"])  # now it starts
         first = a.latest
         assert first is not None and first["deadline"] is not None
         assert first["deadline"] > time.time() * 1000 - 1000
@@ -338,6 +339,7 @@ def test_the_turn_clock_plays_the_heuristic_and_says_so(server: Any) -> None:
         assert update["last"]["by"] == "clock"
         assert update["last"]["seat"] == first["to_move"]
         await a.close()
+        await b.close()
 
     asyncio.run(scenario())
 

@@ -37,6 +37,7 @@ from kartentisch.core.errors import KartentischError
 from kartentisch.core.options import describe_options
 from kartentisch.core.registry import game_class, list_games
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool
+from kartentisch.server.flow import series_routes
 from kartentisch.server.guard import Guard, client_address, retry_seconds
 from kartentisch.server.limits import AddressCount, KeyedBuckets, Limits, TokenBucket
 from kartentisch.server.outbox import QueueConn, pump
@@ -222,6 +223,7 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         Route("/api/tables/{table_id}/record", record),
         WebSocketRoute("/ws", websocket),
         *web_routes(hub),  # the browser page's routes (web.py)
+        *series_routes(hub),  # a rematch series (flow.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     def count(code: str, error: BaseException | None) -> None:

@@ -1,6 +1,6 @@
 """The table server's reason codes and their English templates, importable without the server.
 
-:func:`kartentisch.core.reasons.all_reasons` takes these tables in (the core names this module,
+:func:`kartentisch.core.registry.all_reasons` takes these tables in (the core names this module,
 as the game registry names the games' modules), so ``docs/reason-codes.md`` lists them and the
 tests that every code reads in German cover them. This module therefore imports nothing but
 the core's reason tables: no Starlette, SQLAlchemy or websockets. ``docs/protocol.md``
@@ -42,7 +42,15 @@ SERVER_REASONS: Final = Reasons(
         "seat.taken_over": N_(
             "this seat is now played in another tab or window; this one only watches"
         ),
-        "clock.expired": N_("time ran out for seat {seat}: the heuristic played move {move}"),
+        "clock.expired": N_("time ran out for {name} (seat {seat}): the clock played move {move}"
+                            " for them"),
+        "move.not_started": N_(
+            "the game has not started yet: it starts when every invited player has joined"
+            " or the host starts it"
+        ),
+        "start.already": N_("the game at this table has already started"),
+        "rematch.not_finished": N_("a rematch can be played when this game is over"),
+        "rematch.watcher": N_("only the players of this table can play a rematch"),
         "lobby.bad_request": N_("the request is not valid: {detail}"),
         "lobby.too_large": N_("a request may have at most {limit} bytes"),
         "lobby.unknown_table": N_("there is no table {table}"),

@@ -36,7 +36,7 @@ from kartentisch.core.reasons import render
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import SEED_MAX, derive_seed
-from kartentisch.server import links
+from kartentisch.server import flow, links
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool, bot_params, stand_in_bot
 from kartentisch.server.health import Health, Presence, backoff
 from kartentisch.server.hosting import HOST_MESSAGES, host_act
@@ -59,6 +59,8 @@ from kartentisch.server.protocol import (
     Ping,
     ProtocolError,
     React,
+    Rematch,
+    Start,
     Sync,
     TakeOver,
     TakeSeat,
@@ -208,9 +210,13 @@ def update_message(table_id: str, game: Game[Any, Any, Any], state: State[Any, A
 
 
 def _notice(code: str, params: JSON) -> JSON:
-    """A ``notice`` message: a server reason code, its parameters and its English text."""
+    """A ``notice`` message: a server reason code, its parameters and its English text (a
+    person without a name is called by their seat there)."""
+    shown = dict(params)
+    if "name" in shown and shown["name"] is None:
+        shown["name"] = f"seat {shown.get('seat', '?')}"
     return {"v": PROTOCOL_VERSION, "type": "notice", "code": code, "params": params,
-            "message": render(SERVER_REASONS[code], params)}
+            "message": render(SERVER_REASONS[code], shown)}
 
 
 def _active_message(table: LiveTable, active: bool) -> JSON:
@@ -277,7 +283,7 @@ class LiveTable:
     def acting(self, viewer: Seat | None) -> bool:
         """Whether ``viewer`` is to move and plays the seat (not a bot in its place)."""
         if (viewer is None or self.finished or viewer != self.state.current_player
-                or self.row.status == "closed"):
+                or self.row.status == "closed" or self.row.started_at is None):
             return False
         seat = self.row.seats[viewer]
         return seat.kind == HUMAN and not seat.left
@@ -308,7 +314,9 @@ class LiveTable:
                 "clock": self.row.clock, "stand_in": self.row.stand_in, "hints": self.row.hints,
                 "status": self.status(), "move": self.moves,
                 "listed": self.row.listed, "watcher_chat": self.row.watcher_chat,
-                "seats": self.seats_json(), "watchers": self.presence.watchers}
+                "started": self.row.started_at is not None, "series": self.row.series,
+                "series_no": self.row.series_no, "seats": self.seats_json(),
+                "watchers": self.presence.watchers}
 
     @property
     def ended(self) -> bool:
@@ -329,10 +337,12 @@ class LiveTable:
             self.id, self.game, self.state, moves=self.moves, viewer=conn.seat, cursor=cursor,
             acting=acting, last=self.last, deadline=self.deadline, full=full,
             legal=self.legal() if acting else None, closed=self.row.status == "closed")
+        message["started"] = self.row.started_at is not None
         conn.cursor = len(self.state.events)
         return message
 
-    def broadcast(self, *, mover: Conn | None = None, ref: int | None = None) -> None:
+    def broadcast(self, *, mover: Conn | None = None, ref: int | None = None,
+                  skip: Conn | None = None) -> None:
         """Send every connection its update; ``mover`` gets ``ref`` echoed.
 
         Connections that get the same message (watchers, or two devices of one seat, that
@@ -340,6 +350,8 @@ class LiveTable:
         events = len(self.state.events)
         shared: dict[tuple[Seat | None, int, bool], tuple[JSON, list[Conn]]] = {}
         for conn in list(self.conns):
+            if conn is skip:
+                continue
             if conn is mover and ref is not None:
                 message = self.update_for(conn)
                 message["ref"] = ref
@@ -676,6 +688,10 @@ class Hub:
                 await host_act(self, conn, table, message)
             elif isinstance(message, TakeOver):
                 await self.take_over(conn, table)
+            elif isinstance(message, Start):
+                await flow.start(self, conn, table)
+            elif isinstance(message, Rematch):
+                await flow.rematch(self, conn, table)
         except KartentischError as error:
             conn.push(self._error(conn, error, ref))
         except STORAGE_ERRORS as error:  # a read failed (writes are turned into refusals)
@@ -739,13 +755,26 @@ class Hub:
                 if changes:
                     await self._store_seat(table, seat, changes)
                 conn.name = seat.name
+            first_join = "joined" in changes if conn.seat is not None else False
+            was_started = flow.started(table)
+            if first_join:  # the table may start now, or the clock may run for this seat
+                flow.start_if_ready(self, table, announce=False)
+                self._schedule(table)
             await self._touch(table)
             conn.push({"v": PROTOCOL_VERSION, "type": "welcome", "role":
                        "watcher" if conn.watcher else "seat", "seat": conn.seat,
                        "host": conn.host, "active": conn.active, "table": table.info(),
                        "chat": [self._chat_json(table, entry) for entry in history]})
             conn.push(table.update_for(conn, full=True))
+            if table.row.rematch is not None:
+                conn.push(flow.offer_message(table))
+            clock_now = (table.row.clock is not None and flow.started(table)
+                         and table.state.current_player == conn.seat)
+            if first_join and (flow.started(table) != was_started or clock_now):
+                table.broadcast(skip=conn)  # the start, or this seat's clock, changes views
             self._presence_changed(table, conn, 1)
+            if flow.started(table) and not was_started:  # in the log before anything else
+                await flow.announce_start(self, table, by_host=False)
 
     async def _store_seat(self, table: LiveTable, seat: SeatRow, changes: JSON) -> None:
         """Store ``changes`` of a seat's columns, then make them (the lock is held)."""
@@ -760,8 +789,12 @@ class Hub:
         await asyncio.wrap_future(self.storage.submit("table", table.id, {"last_active": now}))
 
     async def rename(self, conn: Conn, table: LiveTable, text: str) -> None:
-        """``name``: the connection's person is called ``text`` from now on."""
+        """``name``: the connection's person is called ``text`` from now on (limited like
+        chat: each rename of a seat is a write)."""
         name = clean_name(text)
+        wait = conn.bucket.take()
+        if wait > 0:
+            raise night_error("chat.too_fast", retry_after=max(1, round(wait)))
         async with table.lock:
             conn.name = name
             if conn.seat is not None:
@@ -905,6 +938,8 @@ class Hub:
         async with table.lock:
             if table.row.status == "closed":
                 raise night_error("table.closed")
+            if not flow.started(table):
+                raise refuse("move.not_started")
             if table.row.seats[seat].left:
                 raise refuse("move.stand_in")
             if message.move != table.moves:
@@ -1026,6 +1061,8 @@ class Hub:
         table.deadline = None
         if table.finished or table.broken or table.row.status == "closed":
             return
+        if not flow.start_if_ready(self, table):
+            return  # nobody moves before the start (flow.py)
         seat = table.row.seats[table.state.current_player]
         n = table.moves
         if seat.kind == BOT or seat.left:
@@ -1034,7 +1071,8 @@ class Hub:
                 self.spawn(self._bot_turn(table, n))
         elif table.overdue == n:  # its clock ran out, but the stand-in's move was not stored
             self.spawn(self._clock_ran_out(table, n))
-        elif table.row.clock is not None and self.loop is not None:
+        elif table.row.clock is not None and seat.joined and self.loop is not None:
+            # the clock runs only for a person who has come to the table
             table.deadline = time.time() + table.row.clock
             table.clock = self.loop.call_later(
                 table.row.clock, lambda: self.spawn(self._clock_ran_out(table, n)))
@@ -1092,7 +1130,9 @@ class Hub:
             if table.moves != n or table.row.status == "closed":
                 return
             if table.overdue != n:  # told once, not again at a retry
-                table.tell_all(_notice("clock.expired", {"seat": seat, "move": n}))
+                params = {"seat": seat, "name": table.row.seats[seat].name, "move": n}
+                table.tell_all(_notice("clock.expired", params))
+                self.spawn(self.log_entry(table, "notice", "clock.expired", params=params))
             try:
                 await self._commit(table, seat, aid, "clock")
             except ProtocolError as error:
@@ -1150,16 +1190,23 @@ class Hub:
     async def _catch_up_locked(self, table: LiveTable, *, seats: bool = False) -> None:
         """Apply the moves other processes stored (the lock is held) and tell everyone."""
         if seats:
+            was_started, was_status = flow.started(table), table.row.status
             stored = await asyncio.to_thread(self.storage.table_row, table.id)
+            if stored is not None:
+                started_at = table.row.started_at  # a start here may not be stored yet
+                for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
+                    setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
+                if started_at is not None:
+                    table.row.started_at = started_at
             if stored is not None and stored.seats != table.row.seats:
                 for mine, theirs in zip(table.row.seats, stored.seats, strict=True):
                     for key in SeatRow.__slots__:  # left, open (claimed), name, kind ...
                         setattr(mine, key, getattr(theirs, key))
                 self._seats_changed(table)
                 self._schedule(table)
-            if stored is not None:
-                for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
-                    setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
+            if flow.started(table) != was_started or table.row.status != was_status:
+                self._schedule(table)  # started, or closed by the host, at another process
+                table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:
             self._apply_stored(table, row)

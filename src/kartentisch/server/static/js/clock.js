@@ -58,6 +58,6 @@ export function expiredLine(name, move) {
 /** The notice the player keeps until they act (dismissed by their next move). */
 export function expiredNotice(text, dismiss) {
   return h("div", {class: "clock-expired", id: "clock-expired", role: "alert"},
-    h("strong", {}, t("Time ran out.")), " ", text, " ",
+    h("strong", {}, text), " ",
     h("button", {type: "button", class: "quiet", onclick: dismiss}, t("OK")));
 }

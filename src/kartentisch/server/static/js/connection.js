@@ -9,12 +9,13 @@ import {h} from "./util.js";
 
 const V = 1;
 
-/** One table's connection: says hello with ``token`` on every (re)connect and hands each
+/** One table's connection: says hello (the fields ``hello()`` returns: the link's token,
+ * the host token, the person's name) on every (re)connect and hands each
  * message to ``onMessage``. ``state`` is "connecting" (first try), "live" (welcomed and
  * the whole view received), "lost" (reconnecting) or "unknown" (the link is not valid);
  * ``onChange`` runs when it changes. ``onQueued(outcome)`` tells what became of a move
  * clicked while the connection was down: "sent" or "refused". */
-export function openConnection(token, {onMessage, onChange, onQueued}) {
+export function openConnection(hello, {onMessage, onChange, onQueued}) {
   const conn = {state: "connecting", ws: null, closed: false, retry: 0, queued: null,
                 lostOnce: false};
 
@@ -29,7 +30,7 @@ export function openConnection(token, {onMessage, onChange, onQueued}) {
     const ws = new WebSocket(`${scheme}//${location.host}/ws`);
     conn.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({v: V, type: "hello", token}));
+      ws.send(JSON.stringify({v: V, type: "hello", ...hello()}));
     });
     ws.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     ws.addEventListener("close", () => {

@@ -1,26 +1,44 @@
 // A table: the websocket connection (docs/protocol.md), whose turn it is, the clock, the
 // players, the game's board, explanations, hints, the log, and the end of the game.
 
+import {createChat} from "./chat.js";
 import {gameModule} from "./games/index.js";
+import {createHost, hostingFor, rememberHosting} from "./host.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
-import {botLabel, rememberTable, rememberedTable} from "./lobby.js";
-import {api, copyText, h, replace} from "./util.js";
+import {botLabel} from "./lobby.js";
+import {myName, nameForm, seatLabel} from "./names.js";
+import {api, h, replace} from "./util.js";
 import {clockElement, expiredLine, expiredNotice, tickClock} from "./clock.js";
 import {connectionBanner, openConnection, otherTabBanner, unknownLinkView} from "./connection.js";
 import {leaveButton, standInBanner} from "./standin.js";
+import {goToRematch, rematchControls, seriesTally} from "./rematch.js";
+import {waitingPanel} from "./waiting.js";
 
-export function showTable(root, {token, watcher = false}) {
+export function showTable(root, {token = null, watcher = false, host = null}) {
+  // The host token: from a #host= address, or remembered for the table of this seat link;
+  // a #host= address sits at the host's own seat when this browser knows its link.
+  const hosting = hostingFor({host, seat: token});
+  if (hosting && !host) host = hosting.host;
+  if (host && !token && hosting && hosting.mine) token = hosting.mine;
   const st = {
     token, watcher, ws: null, closed: false, table: null, seat: null, update: null,
     events: [], message: null, hint: null, hintsAllowed: false, sending: false, ref: 0,
     clockTimer: null, finishedShown: false, renderPending: false,
     conn: null, active: true, keptWatching: false, clockMemory: {}, expired: null, marks: [],
+    host: false, rematchOffer: null,
   };
-  const view = {close, relabel: render};
+  const view = {close, relabel: () => {
+    chat.refresh();
+    if (hostPanel && st.host) hostPanel.refresh();
+    render();
+  }};
+  const chat = createChat({send, state: () => st});
+  const hostPanel = host ? createHost({send, state: () => st, token: host, say}) : null;
 
   // ------------------------------------------------------------------ the connection
   function connect() {
-    st.conn = openConnection(token, {
+    st.conn = openConnection(() => ({token: token || undefined, host: host || undefined,
+                                      name: myName() || undefined}), {
       onMessage: receive,
       onChange: () => { st.sending = false; renderSoon(); },
       onQueued: (outcome) => {
@@ -47,6 +65,21 @@ export function showTable(root, {token, watcher = false}) {
       st.seat = m.seat;
       st.watcher = m.role === "watcher";
       st.active = m.active !== false;
+      st.host = m.host === true;
+      chat.history(m.chat);
+      if (hostPanel && st.host) hostPanel.load();
+    } else if (m.type === "chat") {
+      const notice = chat.receive(m);
+      if (m.kind === "notice" && m.text === "host.removed" && m.params &&
+          m.params.seat === st.seat && !st.watcher) {
+        st.seat = null;  // the host removed this person: the server treats us as a watcher
+        st.watcher = true;
+        st.hintsAllowed = false;
+      }
+      if (notice) {
+        say(notice, "info");
+        if (hostPanel && st.host) hostPanel.load();
+      }
       st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
     } else if (m.type === "active") {
       st.active = m.active;
@@ -70,11 +103,21 @@ export function showTable(root, {token, watcher = false}) {
           st.message = {text: mod().event(ev, ui()) || "", kind: "foul"};
         }
       }
-      if (st.table) st.table.status = m.status;
+      if (st.table) {
+        st.table.status = m.status;
+        if (m.started !== undefined) st.table.started = m.started;
+      }
       renderSoon();
     } else if (m.type === "seats") {
       if (st.table) st.table.seats = m.seats;
+      chat.refresh();
+      if (hostPanel && st.host) hostPanel.refresh();
       renderSoon();
+    } else if (m.type === "rematch_offer") {
+      st.rematchOffer = m;
+      renderSoon();
+    } else if (m.type === "rematch") {
+      goToRematch(m, keepHosting);
     } else if (m.type === "error") {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
@@ -134,7 +177,7 @@ export function showTable(root, {token, watcher = false}) {
 
   function name(seat) {
     if (seat === null || seat === undefined) return "";
-    const base = t("Seat {seat}", {seat});
+    const base = seatLabel(st.table && st.table.seats, seat);
     return seat === st.seat ? `${base} ${t("(you)")}` : base;
   }
 
@@ -178,6 +221,8 @@ export function showTable(root, {token, watcher = false}) {
     const u = st.update;
     if (!u) return t("Connecting…");
     if (u.status === "finished") return t("The game is over.");
+    if (u.status === "closed") return t("The host closed the table.");
+    if (st.table.started === false) return t("Waiting for the other players.");
     if (u.to_move === st.seat && !st.watcher) {
       const mine = st.table.seats[st.seat];
       if (mine && mine.left) return t("A bot plays your seat while you are away.");
@@ -235,15 +280,19 @@ export function showTable(root, {token, watcher = false}) {
 
   function endPanel() {
     const u = st.update;
-    if (u.status !== "finished") return null;
+    if (u.status !== "finished" && u.status !== "closed") return null;
     const tableId = st.table.id;
     const me = st.watcher ? "all" : String(st.seat);
+    const closed = u.status === "closed";
     return h("section", {class: "end", id: "end", "aria-live": "polite"},
-      h("h2", {}, t("Game over")),
-      mod().summary(u.observation, u.returns, u.reveal, ui()),
+      h("h2", {}, closed ? t("The table is closed") : t("Game over")),
+      closed ? h("p", {}, t("The host closed the table; what was played stays its record.")) :
+        mod().summary(u.observation, u.returns, u.reveal, ui()),
+      closed ? null : seriesTally(tableId, (seat) => seatLabel(st.table.seats, seat)),
       h("div", {class: "row"},
-        st.watcher ? null : h("button", {type: "button", class: "primary", id: "play-again",
-                                          onclick: playAgain}, t("Play again")),
+        closed ? null : rematchControls({offer: st.rematchOffer, seat: st.seat,
+                                         watcher: st.watcher && !st.host, name,
+                                         ask: () => send({type: "rematch"})}),
         h("a", {class: "button", href: `#replay=${encodeURIComponent(tableId)}&view=${me}`,
                 id: "replay-link"}, t("Replay this game")),
         h("a", {class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
@@ -251,35 +300,26 @@ export function showTable(root, {token, watcher = false}) {
         h("a", {class: "button", href: "#"}, t("Back to the lobby"))));
   }
 
-  async function playAgain() {
-    const info = st.table;
-    const seats = info.seats.map((s) => s.kind === "human" ? {kind: "human"} :
-      {kind: "bot", bot: s.bot, ...(s.strength ? {strength: s.strength} : {})});
-    const request = {table: {game: info.game, players: info.players, options: info.options,
-                             seats, clock: info.clock},
-                     hints: info.hints !== false};
-    const [status, answer] = await api("/api/web/tables", request);
-    if (status !== 201) { say(answer ? reason(answer) : t("The server did not answer."), "error"); return; }
-    rememberTable(answer, request);
-    const mine = answer.seats.find((s) => s.seat === st.seat);
-    location.hash = `seat=${mine.token}`;
+  /** The host of this table keeps the rematch table's host token (and their seat's link),
+   * so the new table's page is the host's again. */
+  function keepHosting(answer) {
+    if (!answer.host) return;
+    const seats = answer.seat === null || answer.seat === undefined ? [] :
+      [{seat: answer.seat, token: answer.link.replace(/^#seat=/, "")}];
+    rememberHosting({table: answer.table, host: {token: answer.host}, seats},
+                    {game: st.table.game, title: st.table.title, mine: answer.seat});
   }
 
-  function invitePanel() {
-    const saved = st.table && rememberedTable(st.table.id);
-    if (!saved || st.watcher) return null;
-    const others = saved.answer.seats.filter((s) => s.kind === "human" && s.seat !== st.seat);
-    if (!others.length) return null;
-    return h("details", {class: "invite", dataset: {key: "invite"}},
-      h("summary", {}, t("Invite the other players")),
-      h("ul", {class: "links"}, others.map((s) => {
-        const input = h("input", {type: "text", readonly: true, value: s.link, class: "link",
-                                  "aria-label": t("Link for seat {seat}", {seat: s.seat})});
-        return h("li", {class: "link-row"}, h("span", {}, t("Seat {seat}", {seat: s.seat})), input,
-          h("button", {type: "button", onclick: async (e) => {
-            e.target.textContent = (await copyText(s.link, input)) ? t("Copied") : t("Copy");
-          }}, t("Copy")));
-      })));
+  /** A person's first table: the name is asked once (remembered in this browser); the game
+   * does not wait for it. The form is kept across renders, so typing survives updates. */
+  function askName() {
+    if (st.watcher || myName() || (st.update && st.update.status !== "playing")) return null;
+    if (!st.nameForm) {
+      st.nameForm = h("section", {class: "ask-name"}, nameForm({
+        title: t("Who is playing?"), button: t("Use this name"), id: "seat-name", focus: false,
+        done: (name) => { send({type: "name", name}); st.nameForm = null; render(); }}));
+    }
+    return st.nameForm;
   }
 
   function mySeat() {
@@ -288,13 +328,13 @@ export function showTable(root, {token, watcher = false}) {
 
   function seatButtons() {
     if (!st.active) return null;
-    return leaveButton(mySeat(), !st.update || st.update.status === "finished",
+    return leaveButton(mySeat(), !st.update || st.update.status !== "playing",
       () => send({type: "leave"}));
   }
 
   /** The lines above the table: the connection, a second tab, a stand-in, the clock. */
   function banners() {
-    const finished = st.update.status === "finished";
+    const finished = st.update.status !== "playing";
     return [
       connectionBanner(st.conn),
       st.watcher ? null : otherTabBanner(st.active, st.keptWatching, {
@@ -340,7 +380,9 @@ export function showTable(root, {token, watcher = false}) {
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
         h("span", {class: "move-no"}, t("move {move}", {move: u.move}))),
+      askName(),
       banners(),
+      waitingPanel(st.table, {host: st.host, name, start: () => send({type: "start"})}),
       h("div", {class: `turn${u.legal.length ? " mine" : ""}`, id: "turn", role: "status"},
         h("strong", {}, turnLine()), " ", clockElement(u, clockInfo()),
         " ", hintButton, " ", seatButtons()),
@@ -351,8 +393,8 @@ export function showTable(root, {token, watcher = false}) {
       statusBox(),
       endPanel(),
       movesList(),
-      invitePanel(),
-      logBox()));
+      hostPanel && st.host ? hostPanel.panel() : null,
+      h("div", {class: "night-side"}, logBox(), chat.panel())));
     if (focusKey) {
       const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
