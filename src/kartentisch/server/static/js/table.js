@@ -66,6 +66,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       st.watcher = m.role === "watcher";
       st.active = m.active !== false;
       st.host = m.host === true;
+      st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
       chat.history(m.chat);
       if (hostPanel && st.host) hostPanel.load();
     } else if (m.type === "chat") {
@@ -75,12 +76,12 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         st.seat = null;  // the host removed this person: the server treats us as a watcher
         st.watcher = true;
         st.hintsAllowed = false;
+        renderSoon();
       }
       if (notice) {
         say(notice, "info");
         if (hostPanel && st.host) hostPanel.load();
       }
-      st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
     } else if (m.type === "active") {
       st.active = m.active;
       st.keptWatching = false;
@@ -375,7 +376,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     const hintButton = st.hintsAllowed && u.legal.length ?
       h("button", {type: "button", id: "hint", dataset: {key: "hint"}, onclick: askHint}, t("Hint")) : null;
     replace(root, h("section", {class: `table-view game-${st.table.game}`,
-                               dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch"}},
+                               dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch",
+                                         table: st.table.id}},
       h("div", {class: "topbar"},
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
