@@ -155,7 +155,8 @@ def test_the_host_shows_links_again_seats_a_bot_and_closes_the_table(
     second.wait_for_function(
         "() => document.querySelector('#host-panel [data-seat=\"1\"] .host-seat-status')"
         "?.textContent === 'away'")
-    second.select_option("#host-panel [data-seat='1'] select.host-bot", "heuristic")
+    assert second.eval_on_selector("#host-panel [data-seat='1'] select.host-bot",
+                                   "e => e.value") == "heuristic"  # the quick bot by default
     second.click("#host-panel [data-seat='1'] button.seat-bot")
     second.wait_for_function(  # the latest notice (the start's came before it)
         "() => [...document.querySelectorAll('#chat-lines li.kind-notice')].at(-1)"

@@ -123,11 +123,12 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
       say(reason(m), "error");
-    } else if (m.type === "notice" && m.code === "clock.expired" &&
-               m.params.seat === st.seat && !st.watcher) {
-      st.expired = {move: m.params.move, text: null};  // the move's words arrive with the update
-    } else if (m.type === "notice" && m.code !== "clock.expired") {
-      say(reason(m), "warn");
+    } else if (m.type === "notice" && m.code === "clock.expired") {
+      if (m.params.seat === st.seat && !st.watcher) {
+        st.expired = {move: m.params.move, text: null};  // the move's words come with the update
+      }
+    } else if (m.type === "notice") {
+      if (m.n === undefined) say(reason(m), "warn");  // a logged one comes as a chat entry too
     }
     if (m.type === "update" && st.expired && st.expired.text === null && m.last &&
         m.last.move === st.expired.move && m.last.by === "clock") {
@@ -314,7 +315,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   /** A person's first table: the name is asked once (remembered in this browser); the game
    * does not wait for it. The form is kept across renders, so typing survives updates. */
   function askName() {
-    if (st.watcher || myName() || (st.update && st.update.status !== "playing")) return null;
+    const talks = !st.watcher || (st.table && st.table.watcher_chat);  // a watcher who may chat
+    if (!talks || myName() || (st.update && st.update.status !== "playing")) return null;
     if (!st.nameForm) {
       st.nameForm = h("section", {class: "ask-name"}, nameForm({
         title: t("Who is playing?"), button: t("Use this name"), id: "seat-name", focus: false,
