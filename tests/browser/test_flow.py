@@ -196,3 +196,27 @@ def test_a_rematch_accepted_by_both_players_starts_and_the_series_is_tallied(
     save_shot(pages[0], shots, "flow-series")
     for page in pages:
         page.context.close()
+
+
+def test_the_host_starts_the_table_before_everyone_has_come(server: Server, browser: Any,
+                                                           shots: Path) -> None:
+    # Casino: seat 1 plays first; seat 0's person does not come
+    answer = server.create("casino", [{"kind": "human"}, {"kind": "human"}], players=2)
+    player = browser.new_context().new_page()
+    player.goto(answer["seats"][1]["link"])
+    waiting = player.locator("#waiting")
+    waiting.wait_for(timeout=TIMEOUT)
+    assert "Seat 0" in waiting.locator(".awaited").inner_text()
+    assert "The host can also start the game now." in waiting.inner_text()
+    assert player.locator("#start-now").count() == 0
+    assert player.locator(".moves button.move").count() == 0  # nobody moves yet
+    host = browser.new_context().new_page()
+    host.goto(answer["host"]["link"])
+    host.locator("#start-now").wait_for(timeout=TIMEOUT)
+    save_shot(host, shots, "flow-host-start")
+    host.click("#start-now")
+    waiting.wait_for(state="detached", timeout=TIMEOUT)
+    assert wait_my_turn_or_end(player) == "turn"
+    host.locator("#waiting").wait_for(state="detached", timeout=TIMEOUT)
+    player.context.close()
+    host.context.close()

@@ -184,7 +184,7 @@ def test_the_host_starts_and_the_clock_waits_for_a_person_who_has_not_joined(
         moved = await ada.until(lambda m: m["type"] == "update" and m["move"] == 1)
         assert moved["last"]["by"] == "clock" and moved["last"]["seat"] == 1
         stored = await ada.until(lambda m: m["type"] == "chat"
-                                 and m["text"] == "clock.expired")
+                                 and m["text"] == "clock.expired", start=0)
         assert stored["params"]["name"] == "Bert"
         for client in (ada, bert):
             await client.close()

@@ -120,6 +120,8 @@ def test_bad_names(text: str) -> None:
 def test_chat_lines() -> None:
     assert clean_chat("  <b>x</b>\n\n  next ") == "<b>x</b> next"
     assert clean_chat("a" * 300) == "a" * 300
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 \U0001f44d\U0001f3fd"
+    assert clean_chat(family) == family  # emoji sequences join with U+200D
     for text, code in (("  \n ", "chat.empty"), ("a" * 301, "chat.too_long"),
                        ("evil\u202etext", "chat.bad_character"),
                        ("bell\x07", "chat.bad_character")):
@@ -293,11 +295,15 @@ def test_the_host_seats_a_bot_removes_a_player_and_closes_the_table(
         bo = await TableClient.join(sqlite_server.ws, made["seats"][1]["token"], name="Bo")
         await bo.close()  # Bo is away: the host lets a bot play for him
         await host.send({"type": "seat_bot", "seat": 1, "bot": "heuristic"})
+        plain = await anna.until(lambda m: m["type"] == "notice"
+                                 and m["code"] != "host.started")
         notice = await anna.until(lambda m: m["type"] == "chat" and m["kind"] == "notice"
                                   and m["text"] != "host.started")
         assert (notice["text"], notice["params"]) == (
             "host.bot_seated", {"seat": 1, "name": "Bo", "bot": "heuristic"})
         assert "Bo" in notice["message"]
+        assert (plain["code"], plain["params"], plain["n"], plain["message"]) == (
+            notice["text"], notice["params"], notice["n"], notice["message"])
         rng = random.Random(5)
         # Anna plays; the bot in Bo's seat plays too: the game goes on past Bo's turns
         update = await anna.play(lambda legal: rng.choice(legal), until_move=6)

@@ -42,8 +42,7 @@ SERVER_REASONS: Final = Reasons(
         "seat.taken_over": N_(
             "this seat is now played in another tab or window; this one only watches"
         ),
-        "clock.expired": N_("time ran out for {name} (seat {seat}): the clock played move {move}"
-                            " for them"),
+        "clock.expired": N_("time ran out for {name}: the clock played move {move} for them"),
         "move.not_started": N_(
             "the game has not started yet: it starts when every invited player has joined"
             " or the host starts it"

@@ -824,23 +824,26 @@ class Hub:
         A notice's message renders its code's English template with ``params``."""
         async with table.chat_lock:
             entry = ChatRow(table.chat_next, time.time(), seat, name, kind, text, params)
-            await asyncio.wrap_future(self.storage.submit("chat", table.id, entry))
+            await self._store("chat", table.id, entry)
             table.chat_next += 1
             table.row.last_active = entry.at
         message = self._chat_json(table, entry)
-        if kind == "notice":
+        if kind == "notice":  # also as a plain notice, for clients that read only those
             shown = dict(params or {})
-            for key, value in list(shown.items()):
-                if value is None and key == "name":
-                    shown[key] = f"seat {shown.get('seat', '?')}"
+            if "name" in shown and shown["name"] is None:
+                shown["name"] = f"seat {shown.get('seat', '?')}"
             message["message"] = render(NOTICE_TEMPLATES.get(text, text), shown)
+            table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": text,
+                            "params": params or {}, "message": message["message"],
+                            "n": entry.n})
         table.tell_all(message)
         return entry
 
     def disconnect(self, conn: Conn) -> None:
         """Forget a closed connection (its seat stays; the clock or a stand-in covers it).
 
-        A finished table nobody is connected to leaves memory (the database keeps it)."""
+        A finished or closed table nobody is connected to leaves memory (the database keeps
+        it)."""
         table = conn.table
         if table is not None and conn in table.conns:
             table.conns.discard(conn)
@@ -1053,15 +1056,17 @@ class Hub:
             table.broadcast()
 
     # ------------------------------------------------------------------ bots and the clock
-    def _schedule(self, table: LiveTable) -> None:
-        """Start whatever the next move needs: a bot, a stand-in or the turn clock."""
+    def _schedule(self, table: LiveTable, *, may_start: bool = True) -> None:
+        """Start whatever the next move needs: a bot, a stand-in or the turn clock.
+        ``may_start`` False: do not start the table here (another process's change is
+        being caught up; the process where the last person joined starts it)."""
         if table.clock is not None:
             table.clock.cancel()
             table.clock = None
         table.deadline = None
         if table.finished or table.broken or table.row.status == "closed":
             return
-        if not flow.start_if_ready(self, table):
+        if not (flow.start_if_ready(self, table) if may_start else flow.started(table)):
             return  # nobody moves before the start (flow.py)
         seat = table.row.seats[table.state.current_player]
         n = table.moves
@@ -1129,11 +1134,10 @@ class Hub:
         async with table.lock:
             if table.moves != n or table.row.status == "closed":
                 return
-            if table.overdue != n:  # told once, not again at a retry
-                params = {"seat": seat, "name": table.row.seats[seat].name, "move": n}
-                table.tell_all(_notice("clock.expired", params))
-                self.spawn(self.log_entry(table, "notice", "clock.expired", params=params))
             try:
+                if table.overdue != n:  # told and logged once, not again at a retry
+                    params = {"seat": seat, "name": table.row.seats[seat].name, "move": n}
+                    await self.log_entry(table, "notice", "clock.expired", params=params)
                 await self._commit(table, seat, aid, "clock")
             except ProtocolError as error:
                 if error.code != "server.storage":
@@ -1203,9 +1207,9 @@ class Hub:
                     for key in SeatRow.__slots__:  # left, open (claimed), name, kind ...
                         setattr(mine, key, getattr(theirs, key))
                 self._seats_changed(table)
-                self._schedule(table)
+                self._schedule(table, may_start=False)
             if flow.started(table) != was_started or table.row.status != was_status:
-                self._schedule(table)  # started, or closed by the host, at another process
+                self._schedule(table, may_start=False)  # started or closed at another process
                 table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:

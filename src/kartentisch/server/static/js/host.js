@@ -65,10 +65,10 @@ export function createHost({send, state, token, say}) {
     view.loading = (async () => {
       const [status, data] = await api("/api/web/host/links", {host: token});
       if (status === 200) {
-        view.links = data;
         const info = await gameInfo(data.game);
         view.bots = info.bots;
         view.strengths = info.strengths;
+        view.links = data;
       } else if (data && data.code) {
         say(reason(data), "error");
       }
@@ -114,9 +114,11 @@ export function createHost({send, state, token, say}) {
   }
 
   function botChooser(s) {
-    const choice = view.choice[s.seat] || {bot: view.bots.includes("heuristic") ? "heuristic" :
-      view.bots[0], strength: 3};
-    view.choice[s.seat] = choice;
+    let choice = view.choice[s.seat];
+    if (!choice || !view.bots.includes(choice.bot)) {
+      choice = {bot: view.bots.includes("heuristic") ? "heuristic" : view.bots[0], strength: 3};
+      view.choice[s.seat] = choice;
+    }
     const strength = SEARCH_BOTS.includes(choice.bot) ?
       h("select", {class: "host-strength", "aria-label": t("strength"),
                    onchange: (e) => { choice.strength = Number(e.target.value); }},

@@ -66,6 +66,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       st.watcher = m.role === "watcher";
       st.active = m.active !== false;
       st.host = m.host === true;
+      st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
       chat.history(m.chat);
       if (hostPanel && st.host) hostPanel.load();
     } else if (m.type === "chat") {
@@ -75,12 +76,12 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         st.seat = null;  // the host removed this person: the server treats us as a watcher
         st.watcher = true;
         st.hintsAllowed = false;
+        renderSoon();
       }
       if (notice) {
         say(notice, "info");
         if (hostPanel && st.host) hostPanel.load();
       }
-      st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
     } else if (m.type === "active") {
       st.active = m.active;
       st.keptWatching = false;
@@ -122,11 +123,12 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
       say(reason(m), "error");
-    } else if (m.type === "notice" && m.code === "clock.expired" &&
-               m.params.seat === st.seat && !st.watcher) {
-      st.expired = {move: m.params.move, text: null};  // the move's words arrive with the update
-    } else if (m.type === "notice" && m.code !== "clock.expired") {
-      say(reason(m), "warn");
+    } else if (m.type === "notice" && m.code === "clock.expired") {
+      if (m.params.seat === st.seat && !st.watcher) {
+        st.expired = {move: m.params.move, text: null};  // the move's words come with the update
+      }
+    } else if (m.type === "notice") {
+      if (m.n === undefined) say(reason(m), "warn");  // a logged one comes as a chat entry too
     }
     if (m.type === "update" && st.expired && st.expired.text === null && m.last &&
         m.last.move === st.expired.move && m.last.by === "clock") {
@@ -313,7 +315,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   /** A person's first table: the name is asked once (remembered in this browser); the game
    * does not wait for it. The form is kept across renders, so typing survives updates. */
   function askName() {
-    if (st.watcher || myName() || (st.update && st.update.status !== "playing")) return null;
+    const talks = !st.watcher || (st.table && st.table.watcher_chat);  // a watcher who may chat
+    if (!talks || myName() || (st.update && st.update.status !== "playing")) return null;
     if (!st.nameForm) {
       st.nameForm = h("section", {class: "ask-name"}, nameForm({
         title: t("Who is playing?"), button: t("Use this name"), id: "seat-name", focus: false,
@@ -375,7 +378,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     const hintButton = st.hintsAllowed && u.legal.length ?
       h("button", {type: "button", id: "hint", dataset: {key: "hint"}, onclick: askHint}, t("Hint")) : null;
     replace(root, h("section", {class: `table-view game-${st.table.game}`,
-                               dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch"}},
+                               dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch",
+                                         table: st.table.id}},
       h("div", {class: "topbar"},
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
