@@ -5,8 +5,6 @@ resume only live tables, links that expire with their table, and no raw 500."""
 from __future__ import annotations
 
 import asyncio
-import json
-import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -18,7 +16,7 @@ from tests.server.conftest import ONE_ADDRESS_LIMITS
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from kartentisch.server.client import TableClient
+from kartentisch.server.client import MuteClient, TableClient
 
 QUICK = {"turn_limit": 12}
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -59,34 +57,6 @@ async def wait_async(check: Any, timeout: float = 60) -> None:
         await asyncio.sleep(0.1)
 
 
-class Mute:
-    """A websocket client that reads nothing after the handshake (a tiny receive buffer,
-    so the server's messages pile up on its side)."""
-
-    def __init__(self, url: str) -> None:
-        host, port = url.split("//")[1].split(":")
-        self.socket = socket.socket()
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        self.socket.connect((host, int(port)))
-        self.socket.sendall((
-            f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n").encode())
-        answer = b""
-        while b"\r\n\r\n" not in answer:  # the 101 answer; nothing is read after it
-            answer += self.socket.recv(1)
-        assert answer.startswith(b"HTTP/1.1 101")
-
-    def send(self, message: dict[str, Any], times: int = 1) -> None:
-        payload = json.dumps(message).encode()
-        assert len(payload) < 126
-        frame = bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload  # mask 0
-        self.socket.sendall(frame * times)
-
-    def close(self) -> None:
-        self.socket.close()
-
-
 # ---------------------------------------------------------------- slow readers
 def test_clients_that_never_read_are_bounded_and_disconnected(start_server: Any) -> None:
     """Ten watchers of a finished table send 1,500 `sync` each and read nothing: the
@@ -105,12 +75,12 @@ def test_clients_that_never_read_are_bounded_and_disconnected(start_server: Any)
     async def attack() -> tuple[int, int]:
         before = rss_kib(server)
         peak = before
-        mutes = [Mute(server.url) for _ in range(10)]
+        mutes = [MuteClient(server.url) for _ in range(10)]
         for mute in mutes:
-            mute.send({"v": 1, "type": "hello", "token": watch})
+            mute.send({"type": "hello", "token": watch})
         for _ in range(300):  # each round's views are sent (and never read)
             for mute in mutes:
-                mute.send({"v": 1, "type": "sync"}, times=5)
+                mute.send({"type": "sync"}, times=5)
             await asyncio.sleep(0.01)
             peak = max(peak, rss_kib(server))
         async with await TableClient.join(server.ws,
