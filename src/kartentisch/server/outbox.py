@@ -156,7 +156,8 @@ async def pump(conn: QueueConn, send: Callable[[str], Awaitable[None]],
         if data is None:
             return
         try:
-            await asyncio.wait_for(send(data.decode()), timeout)
+            async with asyncio.timeout(timeout):  # a timer, not a task per message
+                await send(data.decode())
         except TimeoutError:
             conn.slow = True
             return
