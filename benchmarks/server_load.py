@@ -409,7 +409,7 @@ async def never_reading(server: Server, clients: int = 30, rounds: int = 300) ->
         mute.close()
     health = await health_of(server)
     return (f"| {clients} clients that never read, {5 * rounds} `sync` each | RSS {before:.0f} "
-            f"-> peak {peak:.0f} MiB (+{peak - before:.1f}; bound +{clients * 0.375:.1f}) | all "
+            f"-> peak {peak:.0f} MiB (+{peak - before:.1f}; bound +{clients * 1.0:.0f}) | all "
             f"{health['slow_disconnects']} closed {after:.1f} s after their last frame | "
             f"errors {health['errors']} |")
 
