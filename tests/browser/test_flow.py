@@ -141,7 +141,7 @@ def test_the_clock_waits_for_the_players_and_its_expiry_is_shown_to_both(
     first.wait_for_timeout(4000)  # longer than the clock: nothing may have happened
     assert table_state(first)["move"] == "0"
     assert first.locator("#clock.urgent").count() == 0
-    save_shot(first, shots, "flow-waiting")
+    save_shot(first, shots, "flow-waiting", readme=True)
     second_context = browser.new_context(viewport={"width": 1100, "height": 900},
                                          locale="de-DE")
     second = second_context.new_page()
@@ -159,7 +159,7 @@ def test_the_clock_waits_for_the_players_and_its_expiry_is_shown_to_both(
     first.wait_for_function(
         "() => [...document.querySelectorAll('#log li.ev-clock')]"
         ".some((li) => li.textContent.includes('time ran out'))", timeout=TIMEOUT)
-    save_shot(second, shots, "flow-clock-expired")
+    save_shot(second, shots, "flow-clock-expired", readme=True)
     # the notice stays until its player acts: it is still there after the next move
     moved_past(second, "1")
     assert second.locator("#clock-expired").count() == 1
@@ -181,13 +181,15 @@ def test_a_rematch_accepted_by_both_players_starts_and_the_series_is_tallied(
     offer = pages[1].locator("#rematch-offer")
     offer.wait_for(timeout=TIMEOUT)
     assert pages[1].locator("#accept-rematch").count() == 1
-    save_shot(pages[1], shots, "flow-rematch-offer")
+    offer.scroll_into_view_if_needed()
+    save_shot(pages[1], shots, "flow-rematch-offer", readme=True)
     pages[1].click("#accept-rematch")
-    pages[1].wait_for_function("(old) => !location.href.endsWith(old)",
-                               arg=answer["seats"][1]["link"].split("#")[1])
     for page in pages:  # both are at the new table, and it has started
-        page.locator("#waiting").wait_for(state="detached", timeout=TIMEOUT)
-        assert table_state(page)["status"] == "playing"
+        page.wait_for_function(
+            "(old) => { const s = document.querySelector('section.table-view');"
+            " return s && s.dataset.table !== old && s.dataset.status === 'playing'"
+            " && !document.querySelector('#waiting'); }",
+            arg=answer["table"], timeout=TIMEOUT)
     assert play_between(pages, "krumme20") > 2
     tally = pages[0].locator("#series table")
     tally.wait_for(timeout=TIMEOUT)

@@ -86,8 +86,12 @@ def test_a_whole_game_by_clicks_with_bots(game: str, server: Server, browser: An
     page.go_back()  # the view switch replaced the history entry: one step back
     page.wait_for_selector("#play-again", timeout=10_000)
     old = page.url
-    page.click("#play-again")
+    finished = page.get_attribute("section.table-view", "data-table")
+    page.click("#play-again")  # the rematch: this page goes to its seat at the new table
     page.wait_for_function("(old) => location.href !== old", arg=old)
+    page.wait_for_function(
+        "(old) => { const s = document.querySelector('section.table-view');"
+        " return s && s.dataset.table !== old; }", arg=finished)
     assert wait_my_turn_or_end(page) in ("turn", "finished")
     assert table_state(page)["status"] == "playing" or game == "krumme20"
     assert not errors, errors

@@ -101,6 +101,15 @@ def test_names_and_table_talk_at_a_private_table(server: Server, browser: Any,
     assert anna.locator("#chat-lines li.kind-chat").count() == 1
     bo.locator("#chat").scroll_into_view_if_needed()
     save_shot(bo, shots, "night-table-talk", readme=True)
+    # Bo changes his name (the form is prefilled); everyone sees the new one
+    assert bo.inner_text(".chat-me").startswith("You write as Bo.")
+    bo.click("#rename-open")
+    assert bo.input_value("#rename-input") == "Bo"
+    bo.fill("#rename-input", "Bo B.")
+    bo.click("#rename-ok")
+    anna.wait_for_function(
+        "() => document.querySelector('.players li[data-seat=\"1\"] .player-name')"
+        "?.textContent === 'Bo B.'")
 
     # play to the end: the end screen and the replay name the people
     play_between([anna, bo], "krumme20")
@@ -110,7 +119,7 @@ def test_names_and_table_talk_at_a_private_table(server: Server, browser: Any,
     table_id = anna.eval_on_selector("#replay-link", "a => a.getAttribute('href')")
     record = httpx.get(f"{server.url}/api/tables/"
                        f"{table_id.split('=')[1].split('&')[0]}/record").json()
-    assert record["names"] == ["Anna", "Bo"] and record["seats"] == ["human", "human"]
+    assert record["names"] == ["Anna", "Bo B."] and record["seats"] == ["human", "human"]
     anna.click("#replay-link")
     anna.wait_for_selector(".replay")
     anna.wait_for_function("() => document.querySelector('.replay').textContent.includes('Bo')")

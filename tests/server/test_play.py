@@ -332,7 +332,8 @@ def test_the_turn_clock_plays_the_heuristic_and_says_so(server: Any) -> None:
         first = a.latest
         assert first is not None and first["deadline"] is not None
         assert first["deadline"] > time.time() * 1000 - 1000
-        notice = await a.until(lambda m: m["type"] == "notice", timeout=20)
+        notice = await a.until(lambda m: m["type"] == "notice"
+                               and m["code"] != "host.started", timeout=20)
         assert notice["code"] == "clock.expired" and notice["params"]["move"] == 0
         assert "time ran out" in notice["message"]
         update = await a.until(lambda m: m["type"] == "update" and m["move"] == 1)
