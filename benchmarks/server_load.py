@@ -212,7 +212,7 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
                         raise
                     counts["retries"] += 1
                     await asyncio.sleep(0.5)
-            watcher = clients[0]
+            watcher = clients[-1]  # the last to join started the table: no extra update
             if first:  # wait for every table, then the clock starts
                 first = False
                 joined[0] += 1

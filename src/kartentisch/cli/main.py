@@ -706,6 +706,9 @@ def serve(
         "an SQLite file in your data directory)."))] = None,
     bot_workers: Annotated[int | None, typer.Option(help=_(
         "Processes in which bots think (default: one per core but one)."))] = None,
+    stand_in_pace: Annotated[float | None, typer.Option(min=0, max=60, help=_(
+        "Seconds a stand-in takes at least per move of a player who left (default 1.5)."))]
+    = None,
     secret_file: Annotated[str | None, typer.Option(help=_(
         "The server secret's file, made on first start (default: beside the SQLite file, "
         "or in your data directory)."))] = None,
@@ -717,7 +720,7 @@ def serve(
     from kartentisch.server.run import serve as run_server
 
     run_server(host=host, port=port, db=db, bot_workers=bot_workers, secret_file=secret_file,
-               lobby_expiry=lobby_expiry)
+               lobby_expiry=lobby_expiry, stand_in_pace=stand_in_pace)
 
 
 app.command(

@@ -36,9 +36,16 @@ from kartentisch.core.errors import KartentischError
 from kartentisch.core.options import describe_options
 from kartentisch.core.registry import game_class, list_games
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool
+from kartentisch.server.flow import series_routes
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
 from kartentisch.server.storage import Storage
-from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, CreateTable, Hub, QueueConn
+from kartentisch.server.tables import (
+    LOBBY_EXPIRY_SECONDS,
+    STAND_IN_PACE,
+    CreateTable,
+    Hub,
+    QueueConn,
+)
 from kartentisch.server.web import web_routes
 
 log = logging.getLogger("kartentisch.server")
@@ -55,13 +62,16 @@ def _error(error: KartentischError) -> JSONResponse:
 
 def create_app(storage: Storage, *, bot_workers: int = 1,
                on_ready: Callable[[], None] | None = None, secret: bytes | None = None,
-               lobby_expiry: float = LOBBY_EXPIRY_SECONDS) -> Starlette:
+               lobby_expiry: float = LOBBY_EXPIRY_SECONDS,
+               stand_in_pace: float = STAND_IN_PACE) -> Starlette:
     """The server application on ``storage``; ``on_ready`` runs once tables are resumed.
 
     ``secret`` derives every link (:mod:`kartentisch.server.links`; a random one lasting
     this process when None); the lobby leaves out a listed table nobody is connected to
-    that was last active more than ``lobby_expiry`` seconds ago."""
-    hub = Hub(storage, BotPool(bot_workers), secret=secret, lobby_expiry=lobby_expiry)
+    that was last active more than ``lobby_expiry`` seconds ago; ``stand_in_pace``: the
+    seconds a stand-in takes at least per move."""
+    hub = Hub(storage, BotPool(bot_workers), secret=secret, lobby_expiry=lobby_expiry,
+              stand_in_pace=stand_in_pace)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -165,6 +175,7 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         Route("/api/tables/{table_id}/record", record),
         WebSocketRoute("/ws", websocket),
         *web_routes(hub),  # the browser page's routes (web.py)
+        *series_routes(hub),  # a rematch series (flow.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -36,7 +36,20 @@ SERVER_REASONS: Final = Reasons(
         "seat.watcher": N_("watchers have no seat to leave or take back"),
         "seat.not_left": N_("this seat is already yours"),
         "seat.already_left": N_("a bot already plays this seat"),
-        "clock.expired": N_("time ran out for seat {seat}: the heuristic played move {move}"),
+        "seat.other_tab": N_(
+            "this seat is played in another tab or window; take it over here first"
+        ),
+        "seat.taken_over": N_(
+            "this seat is now played in another tab or window; this one only watches"
+        ),
+        "clock.expired": N_("time ran out for {name}: the clock played move {move} for them"),
+        "move.not_started": N_(
+            "the game has not started yet: it starts when every invited player has joined"
+            " or the host starts it"
+        ),
+        "start.already": N_("the game at this table has already started"),
+        "rematch.not_finished": N_("a rematch can be played when this game is over"),
+        "rematch.watcher": N_("only the players of this table can play a rematch"),
         "lobby.bad_request": N_("the request is not valid: {detail}"),
         "lobby.too_large": N_("a request may have at most {limit} bytes"),
         "lobby.unknown_table": N_("there is no table {table}"),

@@ -540,6 +540,18 @@ class Storage:
         with self._read() as conn:
             return self._moves(conn, table_id, start)
 
+    def series_tables(self, series: str) -> list[TableRow]:
+        """The tables of the rematch series that began with table ``series`` (that one
+        first), in order, with their seats."""
+        query = (sa.select(tables_t)
+                 .where(sa.or_(tables_t.c.id == series, tables_t.c.series == series))
+                 .order_by(tables_t.c.series_no, tables_t.c.created_at))
+        with self._read() as conn:
+            rows = [self._table_row(r._mapping) for r in conn.execute(query)]
+            for table in rows:
+                table.seats = self._seats(conn, table.id)
+        return rows
+
     def table_row(self, table_id: str) -> TableRow | None:
         """The table as stored now, with its seats but without its moves."""
         with self._read() as conn:

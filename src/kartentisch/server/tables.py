@@ -34,7 +34,7 @@ from kartentisch.core.reasons import render
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import SEED_MAX, derive_seed
-from kartentisch.server import links
+from kartentisch.server import flow, links
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool, bot_params, stand_in_bot
 from kartentisch.server.hosting import HOST_MESSAGES, host_act
 from kartentisch.server.people import (
@@ -54,7 +54,10 @@ from kartentisch.server.protocol import (
     Name,
     Ping,
     React,
+    Rematch,
+    Start,
     Sync,
+    TakeOver,
     TakeSeat,
     decode_message,
     error_message,
@@ -86,6 +89,8 @@ join or chat (``kartentisch serve --lobby-expiry MINUTES``)."""
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
+STAND_IN_PACE: Final = 1.5
+"""Seconds a stand-in waits at least before its move (``serve --stand-in-pace``)."""
 
 
 # ---------------------------------------------------------------- connections
@@ -99,6 +104,10 @@ class Conn:
         self.watcher = False
         self.cursor = 0
         """Events sent so far (the next update starts there)."""
+        self.active = True
+        """Whether this connection plays its seat. One connection per seat is active; a
+        later one of the same seat (a second tab) is passive: it sees the seat's view
+        without legal moves and is refused moves until it sends ``take_over``."""
         self.name: str | None = None
         """The person's display name (a watcher's lives only here)."""
         self.host = False
@@ -223,6 +232,22 @@ def update_message(table_id: str, game: Game[Any, Any, Any], state: State[Any, A
     return message
 
 
+def _notice(code: str, params: JSON) -> JSON:
+    """A ``notice`` message: a server reason code, its parameters and its English text (a
+    person without a name is called by their seat there)."""
+    shown = dict(params)
+    if "name" in shown and shown["name"] is None:
+        shown["name"] = f"seat {shown.get('seat', '?')}"
+    return {"v": PROTOCOL_VERSION, "type": "notice", "code": code, "params": params,
+            "message": render(SERVER_REASONS[code], shown)}
+
+
+def _active_message(table: LiveTable, active: bool) -> JSON:
+    """Tells a seat's connection whether it plays the seat (``active``) or only watches
+    it because another connection of the same seat does."""
+    return {"v": PROTOCOL_VERSION, "type": "active", "table": table.id, "active": active}
+
+
 # ---------------------------------------------------------------- live tables
 class LiveTable:
     """A table in play in this process: its stored row, game, state and connections."""
@@ -276,10 +301,17 @@ class LiveTable:
     def acting(self, viewer: Seat | None) -> bool:
         """Whether ``viewer`` is to move and plays the seat (not a bot in its place)."""
         if (viewer is None or self.finished or viewer != self.state.current_player
-                or self.row.status == "closed"):
+                or self.row.status == "closed" or self.row.started_at is None):
             return False
         seat = self.row.seats[viewer]
         return seat.kind == HUMAN and not seat.left
+
+    def active_conn(self, seat: Seat) -> Conn | None:
+        """The connection that plays ``seat`` (None: nobody has it open)."""
+        for conn in self.conns:
+            if conn.seat == seat and conn.active:
+                return conn
+        return None
 
     def seats_json(self) -> list[JSON]:
         """The public facts about every seat (connected: to this server process)."""
@@ -300,7 +332,8 @@ class LiveTable:
                 "clock": self.row.clock, "stand_in": self.row.stand_in, "hints": self.row.hints,
                 "status": self.status(), "move": self.moves,
                 "listed": self.row.listed, "watcher_chat": self.row.watcher_chat,
-                "seats": self.seats_json()}
+                "started": self.row.started_at is not None, "series": self.row.series,
+                "series_no": self.row.series_no, "seats": self.seats_json()}
 
     def status(self) -> str:
         """``playing``, ``finished`` (the game is over) or ``closed`` (the host ended it)."""
@@ -311,28 +344,32 @@ class LiveTable:
     def update_for(self, conn: Conn, *, full: bool = False) -> JSON:
         """The update for ``conn`` from its cursor on (which then moves to the end)."""
         cursor = 0 if full else conn.cursor
-        acting = self.acting(conn.seat)
+        acting = conn.active and self.acting(conn.seat)
         message = update_message(
             self.id, self.game, self.state, moves=self.moves, viewer=conn.seat, cursor=cursor,
             acting=acting, last=self.last, deadline=self.deadline, full=full,
             legal=self.legal() if acting else None, closed=self.row.status == "closed")
+        message["started"] = self.row.started_at is not None
         conn.cursor = len(self.state.events)
         return message
 
-    def broadcast(self, *, mover: Conn | None = None, ref: int | None = None) -> None:
+    def broadcast(self, *, mover: Conn | None = None, ref: int | None = None,
+                  skip: Conn | None = None) -> None:
         """Send every connection its update; ``mover`` gets ``ref`` echoed.
 
         Connections that get the same message (watchers, or two devices of one seat, that
         were sent the same events so far) share one message, built and encoded once."""
         events = len(self.state.events)
-        shared: dict[tuple[Seat | None, int], tuple[JSON, list[Conn]]] = {}
+        shared: dict[tuple[Seat | None, int, bool], tuple[JSON, list[Conn]]] = {}
         for conn in list(self.conns):
+            if conn is skip:
+                continue
             if conn is mover and ref is not None:
                 message = self.update_for(conn)
                 message["ref"] = ref
                 conn.push(message)
                 continue
-            key = (conn.seat, conn.cursor)
+            key = (conn.seat, conn.cursor, conn.active)
             group = shared.get(key)
             if group is None:
                 shared[key] = (self.update_for(conn), [conn])
@@ -402,9 +439,13 @@ class Hub:
     """The live tables of this process, the storage, the bot workers and the listener."""
 
     def __init__(self, storage: Storage, pool: BotPool, *, secret: bytes | None = None,
-                 lobby_expiry: float = LOBBY_EXPIRY_SECONDS) -> None:
+                 lobby_expiry: float = LOBBY_EXPIRY_SECONDS,
+                 stand_in_pace: float = STAND_IN_PACE) -> None:
         self.storage = storage
         self.pool = pool
+        self.stand_in_pace = stand_in_pace
+        """Seconds a stand-in takes at least for a move of a player who left: a human
+        pace, so the game does not rush to its end and ``take_seat`` in time wins."""
         self.lobby_expiry = lobby_expiry
         """Seconds after its last activity that a table nobody is at leaves the lobby."""
         self.secret = secret if secret is not None else secrets.token_bytes(32)
@@ -608,6 +649,12 @@ class Hub:
                 await self.chat(conn, table, "react", message.reaction)
             elif isinstance(message, HOST_MESSAGES):
                 await host_act(self, conn, table, message)
+            elif isinstance(message, TakeOver):
+                await self.take_over(conn, table)
+            elif isinstance(message, Start):
+                await flow.start(self, conn, table)
+            elif isinstance(message, Rematch):
+                await flow.rematch(self, conn, table)
         except KartentischError as error:
             conn.push(self._error(conn, error, ref))
         except Exception:
@@ -649,6 +696,7 @@ class Hub:
         async with table.lock:
             conn.table, conn.seat, conn.watcher = table, found[1], found[1] is None
             conn.host, conn.name = message.host is not None, name
+            conn.active = conn.seat is None or table.active_conn(conn.seat) is None
             table.conns.add(conn)
             if conn.seat is not None:
                 seat = table.row.seats[conn.seat]
@@ -662,13 +710,26 @@ class Hub:
                 if changes:
                     await self._store_seat(table, seat, changes)
                 conn.name = seat.name
+            first_join = "joined" in changes if conn.seat is not None else False
+            was_started = flow.started(table)
+            if first_join:  # the table may start now, or the clock may run for this seat
+                flow.start_if_ready(self, table, announce=False)
+                self._schedule(table)
             await self._touch(table)
             conn.push({"v": PROTOCOL_VERSION, "type": "welcome", "role":
                        "watcher" if conn.watcher else "seat", "seat": conn.seat,
-                       "host": conn.host, "table": table.info(),
+                       "host": conn.host, "active": conn.active, "table": table.info(),
                        "chat": [self._chat_json(table, entry) for entry in history]})
             conn.push(table.update_for(conn, full=True))
+            if table.row.rematch is not None:
+                conn.push(flow.offer_message(table))
+            clock_now = (table.row.clock is not None and flow.started(table)
+                         and table.state.current_player == conn.seat)
+            if first_join and (flow.started(table) != was_started or clock_now):
+                table.broadcast(skip=conn)  # the start, or this seat's clock, changes views
             self._seats_changed(table)
+            if flow.started(table) and not was_started:  # in the log before anything else
+                await flow.announce_start(self, table, by_host=False)
 
     async def _store_seat(self, table: LiveTable, seat: SeatRow, changes: JSON) -> None:
         """Store ``changes`` of a seat's columns, then make them (the lock is held)."""
@@ -741,8 +802,40 @@ class Hub:
         table = conn.table
         if table is not None and conn in table.conns:
             table.conns.discard(conn)
+            if conn.seat is not None and conn.active:
+                self._promote(table, conn.seat)
             self._seats_changed(table)
             self._evict(table)
+
+    @staticmethod
+    def _promote(table: LiveTable, seat: Seat) -> None:
+        """The active connection of ``seat`` closed: its newest passive one (another tab
+        of the same person that stayed open) plays the seat now."""
+        waiting = [c for c in table.conns if c.seat == seat and not c.active]
+        if waiting:
+            heir = waiting[-1]
+            heir.active = True
+            heir.push(_active_message(table, True))
+            heir.push(table.update_for(heir, full=True))
+
+    async def take_over(self, conn: Conn, table: LiveTable) -> None:
+        """``take_over``: this connection plays its seat from now on; the one that did
+        (another tab) is told ``seat.taken_over`` and only watches."""
+        if conn.watcher or conn.seat is None:
+            raise refuse("seat.watcher")
+        async with table.lock:
+            if conn.active:
+                conn.push(_active_message(table, True))
+                return
+            for other in list(table.conns):
+                if other.seat == conn.seat and other.active:
+                    other.active = False
+                    other.push(_active_message(table, False))
+                    other.push(_notice("seat.taken_over", {}))
+                    other.push(table.update_for(other, full=True))
+            conn.active = True
+            conn.push(_active_message(table, True))
+            conn.push(table.update_for(conn, full=True))
 
     def _evict(self, table: LiveTable) -> None:
         over = table.finished or table.row.status == "closed"
@@ -757,10 +850,14 @@ class Hub:
         """A human's move: checked, stored, applied, told (the mover's update echoes ref)."""
         if conn.watcher or conn.seat is None:
             raise refuse("move.watcher")
+        if not conn.active:
+            raise refuse("seat.other_tab")
         seat = conn.seat
         async with table.lock:
             if table.row.status == "closed":
                 raise night_error("table.closed")
+            if not flow.started(table):
+                raise refuse("move.not_started")
             if table.row.seats[seat].left:
                 raise refuse("move.stand_in")
             if message.move != table.moves:
@@ -807,6 +904,8 @@ class Hub:
         """``leave`` (a stand-in bot plays the seat) or ``take_seat`` (the player is back)."""
         if conn.watcher or conn.seat is None:
             raise refuse("seat.watcher")
+        if not conn.active:
+            raise refuse("seat.other_tab")
         async with table.lock:
             seat = table.row.seats[conn.seat]
             if table.row.status == "closed":
@@ -825,21 +924,26 @@ class Hub:
             table.broadcast()
 
     # ------------------------------------------------------------------ bots and the clock
-    def _schedule(self, table: LiveTable) -> None:
-        """Start whatever the next move needs: a bot, a stand-in or the turn clock."""
+    def _schedule(self, table: LiveTable, *, may_start: bool = True) -> None:
+        """Start whatever the next move needs: a bot, a stand-in or the turn clock.
+        ``may_start`` False: do not start the table here (another process's change is
+        being caught up; the process where the last person joined starts it)."""
         if table.clock is not None:
             table.clock.cancel()
             table.clock = None
         table.deadline = None
         if table.finished or table.broken or table.row.status == "closed":
             return
+        if not (flow.start_if_ready(self, table) if may_start else flow.started(table)):
+            return  # nobody moves before the start (flow.py)
         seat = table.row.seats[table.state.current_player]
         n = table.moves
         if seat.kind == BOT or seat.left:
             if table.thinking != n:
                 table.thinking = n
                 self.spawn(self._bot_turn(table, n))
-        elif table.row.clock is not None and self.loop is not None:
+        elif table.row.clock is not None and seat.joined and self.loop is not None:
+            # the clock runs only for a person who has come to the table
             table.deadline = time.time() + table.row.clock
             table.clock = self.loop.call_later(
                 table.row.clock, lambda: self.spawn(self._clock_ran_out(table, n)))
@@ -869,7 +973,12 @@ class Hub:
             bot, params, by = str(seat.bot), bot_params(str(seat.bot), seat.strength), BOT
         else:
             bot, params, by = table.row.stand_in, {}, "stand-in"
+        began = time.monotonic()
         aid = await self._bot_choice(table, bot, params)
+        if by == "stand-in":
+            rest = self.stand_in_pace - (time.monotonic() - began)
+            if rest > 0:
+                await asyncio.sleep(rest)
         async with table.lock:
             current = table.row.seats[seat.seat]
             if (table.moves != n or (current.kind == HUMAN and not current.left)
@@ -886,10 +995,8 @@ class Hub:
         async with table.lock:
             if table.moves != n or table.row.status == "closed":
                 return
-            table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": "clock.expired",
-                            "params": {"seat": seat, "move": n},
-                            "message": render(SERVER_REASONS["clock.expired"],
-                                              {"seat": seat, "move": n})})
+            params = {"seat": seat, "name": table.row.seats[seat].name, "move": n}
+            await self.log_entry(table, "notice", "clock.expired", params=params)
             await self._commit(table, seat, aid, "clock")
 
     # ------------------------------------------------------------------ other processes
@@ -942,20 +1049,23 @@ class Hub:
     async def _catch_up_locked(self, table: LiveTable, *, seats: bool = False) -> None:
         """Apply the moves other processes stored (the lock is held) and tell everyone."""
         if seats:
+            was_started, was_status = flow.started(table), table.row.status
             stored = await asyncio.to_thread(self.storage.table_row, table.id)
+            if stored is not None:
+                started_at = table.row.started_at  # a start here may not be stored yet
+                for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
+                    setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
+                if started_at is not None:
+                    table.row.started_at = started_at
             if stored is not None and stored.seats != table.row.seats:
                 for mine, theirs in zip(table.row.seats, stored.seats, strict=True):
                     for key in SeatRow.__slots__:  # left, open (claimed), name, kind ...
                         setattr(mine, key, getattr(theirs, key))
                 self._seats_changed(table)
-                self._schedule(table)
-            if stored is not None:
-                was = table.row.status
-                for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
-                    setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
-                if table.row.status != was:  # e.g. the host closed it at another process
-                    self._schedule(table)
-                    table.broadcast()
+                self._schedule(table, may_start=False)
+            if flow.started(table) != was_started or table.row.status != was_status:
+                self._schedule(table, may_start=False)  # started or closed at another process
+                table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:
             self._apply_stored(table, row)
