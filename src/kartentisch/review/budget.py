@@ -4,8 +4,9 @@ The review's bot is the ``ismcts`` bot with each game's own tuning (``search_def
 a deterministic budget (iterations and rollout steps, never a clock) at least as large as the
 table's strongest bot (``ismcts`` at strength 5, two seconds a move): Krass Kariert and
 Casino's strongest bot stops at its game's step cap (8,000 and 10,000 rollout steps) long before
-two seconds, so the review searches twice that cap; Krumme20's has no step cap and gets about
-3,000 iterations in two seconds on the development machine, so the review runs 4,000.
+two seconds, so the review searches to the same cap (the same search, made reproducible);
+Krumme20's has no step cap and gets about 3,000 iterations in two seconds on the development
+machine, so the review runs 3,000.
 ``benchmarks/review_speed.py`` measures what this costs.
 """
 
@@ -40,9 +41,9 @@ class ReviewBudget:
 
 
 FULL_BUDGET: Final = ReviewBudget("full", {
-    "krass-kariert": {"iterations": 1_000_000, "max_steps": 16_000},
-    "casino": {"iterations": 1_000_000, "max_steps": 20_000},
-    "krumme20": {"iterations": 4_000, "max_steps": None},
+    "krass-kariert": {"iterations": 1_000_000, "max_steps": 8_000},
+    "casino": {"iterations": 1_000_000, "max_steps": 10_000},
+    "krumme20": {"iterations": 3_000, "max_steps": None},
 }, top_up=200)
 """The review players get (terminal and server)."""
 

@@ -24,6 +24,7 @@ from kartentisch.core.registry import load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.review.budget import FULL_BUDGET, ReviewBudget
 from kartentisch.review.marks import mark_of, thresholds
+from kartentisch.review.reasons import REVIEW_REASONS
 from kartentisch.review.search import Estimate, MoveEstimate, chance_of, estimate_decision
 
 REVIEW_FORMAT: Final = "kartentisch-review/1"
@@ -47,24 +48,19 @@ class Position:
     played: int
 
 
-class NotFinished(KartentischError):
-    """The record's game is not over (a review needs the whole game)."""
-
-
 def positions_of(record: GameRecord, seat: int) -> list[Position]:
     """The decisions of ``seat`` in ``record``'s finished game.
 
     Raises:
         InvalidRecordError: the record does not replay.
         InvalidSeatError: ``seat`` is not a seat of its game.
-        NotFinished: the game is not over.
+        KartentischError: the game is not over (``review.not_finished``).
     """
     game = record.new_game()
     game.check_seat(seat)
     final = record.replay()
     if not final.is_terminal():
-        raise NotFinished("the game is not over yet: a review needs the whole game",
-                          code="review.not_finished", params={})
+        raise REVIEW_REASONS.error(KartentischError, "review.not_finished")
     state = game.new_initial_state(record.seed)
     out: list[Position] = []
     for index, aid in enumerate(_ids(game, record)):
