@@ -7,11 +7,11 @@ import json
 import re
 from pathlib import Path
 
+from tests.review.games import DATA
 from typer.testing import CliRunner
 
 from kartentisch.cli.main import app
 from kartentisch.core.records import GameRecord
-from tests.review.games import DATA
 
 runner = CliRunner()
 

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.review.games import DATA, GAMES, played, stored
 
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.records import GameRecord
@@ -25,7 +26,6 @@ from kartentisch.review import (
     review_positions,
     review_record,
 )
-from tests.review.games import DATA, GAMES, played, stored
 
 NAMES = [name for name, _, _ in GAMES]
 
