@@ -139,6 +139,7 @@ _TABLES: dict[str, str] = {
     "match": "kartentisch.match:MATCH_REASONS",
     "server": "kartentisch.server.reasons:SERVER_REASONS",
     "web": "kartentisch.server.reasons:WEB_REASONS",
+    "night": "kartentisch.server.reasons:NIGHT_REASONS",
     "review": "kartentisch.review.reasons:REVIEW_REASONS",
 }
 """Reason tables beyond the core's and the games': name -> ``"module:ATTRIBUTE"``, imported
