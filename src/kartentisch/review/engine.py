@@ -86,7 +86,12 @@ def _game(name: str, players: int, options: str) -> Game[Any, Any, Any]:
     return load_game(name, players, json.loads(options))
 
 
-def _rate(job: tuple[str, int, str, int, Position, dict[str, Any], int]) -> JSON:
+Job = tuple[str, int, str, int, Position, dict[str, Any], int]
+"""One decision to rate: game, players, options (JSON text), seed, position, the bot's
+parameters and the top-up (plain data, so it travels to a worker process)."""
+
+
+def rate(job: Job) -> JSON:
     """One decision's entry of the review (runs in a worker process or inline)."""
     name, players, options, seed, position, params, top_up = job
     game = _game(name, players, options)
@@ -137,24 +142,31 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+def rate_jobs(game_name: str, players: int, options: dict[str, Any], seat: int,
+              positions: Sequence[Position], *, seed: int, budget: ReviewBudget) -> list[Job]:
+    """The jobs that rate ``positions`` (each decision seeded from ``seed``, the seat and the
+    move number, so the order and place they run in change nothing)."""
+    options_text = json.dumps(options, sort_keys=True)
+    params, top_up = budget.params(game_name), budget.top_up
+    return [(game_name, players, options_text, derive_seed(seed, "review", seat, p.move), p,
+             params, top_up) for p in positions]
+
+
 def review_positions(game_name: str, players: int, options: dict[str, Any], seat: int,
                      positions: Sequence[Position], *, seed: int = 0,
                      budget: ReviewBudget = FULL_BUDGET, workers: int = 1,
                      progress: Progress | None = None) -> list[JSON]:
     """The entries of ``positions`` (see :func:`review_record`), in their order."""
-    options_text = json.dumps(options, sort_keys=True)
-    params, top_up = budget.params(game_name), budget.top_up
-    jobs = [(game_name, players, options_text, derive_seed(seed, "review", seat, p.move), p,
-             params, top_up) for p in positions]
+    jobs = rate_jobs(game_name, players, options, seat, positions, seed=seed, budget=budget)
     out: list[JSON] = []
     if workers <= 1 or len(jobs) < 2:
         for job in jobs:
-            out.append(_rate(job))
+            out.append(rate(job))
             if progress is not None:
                 progress(len(out), len(jobs))
         return out
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for entry in pool.map(_rate, jobs):
+        for entry in pool.map(rate, jobs):
             out.append(entry)
             if progress is not None:
                 progress(len(out), len(jobs))
@@ -192,10 +204,16 @@ def review_record(record: GameRecord, seat: int, *, seed: int = 0,
     positions = positions_of(record, seat)
     entries = review_positions(record.game, record.players, record.options, seat, positions,
                                seed=seed, budget=budget, workers=workers, progress=progress)
+    return review_document(record, seat, entries, seed=seed, budget=budget)
+
+
+def review_document(record: GameRecord, seat: int, entries: Sequence[JSON], *, seed: int,
+                    budget: ReviewBudget) -> JSON:
+    """The review document from the rated ``entries`` of ``seat``'s decisions."""
     returns = list(record.replay().returns())
     return {
         "format": REVIEW_FORMAT, "game": record.game, "players": record.players,
         "options": record.options, "seed": record.seed, "seat": seat, "review_seed": seed,
         "budget": budget.to_json(), "thresholds": thresholds(), "returns": returns,
-        "moves": len(record.actions), "decisions": entries,
+        "moves": len(record.actions), "decisions": list(entries),
         "summary": summary(entries, returns, seat)}

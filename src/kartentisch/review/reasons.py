@@ -18,8 +18,6 @@ REVIEW_REASONS: Final = Reasons(
         "review.bad_seat": N_("a review is of a seat from 0 to {last}, not {value}"),
         "review.watcher": N_("a watcher has no review of their own; name a seat that shared "
                              "its review"),
-        "review.bot_seat": N_("seat {seat} was played by a bot; reviews are of people's moves"),
-        "review.failed": N_("the review of seat {seat} could not be computed; try again later"),
     }
 )
 """Every review code with its English template (German in the catalogue)."""

@@ -37,6 +37,7 @@ from kartentisch.core.options import describe_options
 from kartentisch.core.registry import game_class, list_games
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
+from kartentisch.server.review import review_routes
 from kartentisch.server.storage import Storage
 from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, CreateTable, Hub, QueueConn
 from kartentisch.server.web import web_routes
@@ -165,6 +166,7 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         Route("/api/tables/{table_id}/record", record),
         WebSocketRoute("/ws", websocket),
         *web_routes(hub),  # the browser page's routes (web.py)
+        *review_routes(hub),  # the game review's routes (review.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
