@@ -4,6 +4,7 @@
 import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {botLabel, rememberTable, rememberedTable} from "./lobby.js";
+import {rememberSeat} from "./review.js";
 import {api, copyText, h, replace} from "./util.js";
 
 const V = 1;
@@ -25,7 +26,7 @@ export function showTable(root, {token, watcher = false}) {
       st.retry = 0;
       ws.send(JSON.stringify({v: V, type: "hello", token}));
     });
-    ws.addEventListener("message", (e) => receive(JSON.parse(e.data)));
+    ws.addEventListener("message", (e) => { if (!st.closed) receive(JSON.parse(e.data)); });
     ws.addEventListener("close", () => {
       if (st.closed) return;
       st.retry = Math.min(st.retry + 1, 5);
@@ -220,6 +221,7 @@ export function showTable(root, {token, watcher = false}) {
     if (u.status !== "finished") return null;
     const tableId = st.table.id;
     const me = st.watcher ? "all" : String(st.seat);
+    if (!st.watcher) rememberSeat(tableId, st.seat, token);  // "Review my game" (review.js)
     return h("section", {class: "end", id: "end", "aria-live": "polite"},
       h("h2", {}, t("Game over")),
       mod().summary(u.observation, u.returns, u.reveal, ui()),
@@ -280,7 +282,8 @@ export function showTable(root, {token, watcher = false}) {
   function renderSoon() {
     if (st.renderPending) return;
     st.renderPending = true;
-    const run = () => { if (st.renderPending) render(); };
+    // (not once the view is closed: a late message must not draw over the next view)
+    const run = () => { if (st.renderPending && !st.closed) render(); };
     requestAnimationFrame(run);
     setTimeout(run, 250);
   }
