@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.browser.conftest import Server, ServerProcess, save_shot
 from tests.browser.play import play_between
 

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Final
 
 from kartentisch.bots import make_bot
+from kartentisch.bots.match import play_match
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
-from kartentisch.match import play_match
 
 DATA: Final = Path(__file__).parent / "data"
 

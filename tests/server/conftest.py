@@ -24,9 +24,9 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from kartentisch.server import storage as storage_module
-from kartentisch.server.pgtemp import Cluster, ClusterError, start_cluster
 from kartentisch.server.run import READY_LINE
 from kartentisch.server.storage import Storage
+from kartentisch.testing.pgtemp import Cluster, ClusterError, start_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 

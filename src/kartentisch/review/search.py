@@ -20,6 +20,7 @@ from typing import Any, Literal
 from kartentisch.bots.ismcts import ISMCTSBot, Node
 from kartentisch.bots.playout import search_candidates
 from kartentisch.core.protocol import Game
+from kartentisch.core.registry import descriptor_of
 
 Skip = Literal["forced", "obvious"]
 """Why a decision is not searched: one legal move, or the game's single advised move (a step
@@ -49,10 +50,9 @@ class Estimate:
 
 
 def chance_of(game: Game[Any, Any, Any], mean: float) -> float:
-    """A mean return as a chance to win: the hint's mapping, so both speak alike."""
-    from kartentisch.server.web import win_chance
-
-    return win_chance(game, mean)
+    """A mean return as a chance to win: the game descriptor's mapping, which the hint
+    uses too, so both speak alike."""
+    return descriptor_of(game).win_chance(game, mean)
 
 
 def _estimate(action: int, node: Node) -> MoveEstimate:
