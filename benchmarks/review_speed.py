@@ -10,14 +10,16 @@ pure Python). The target: one seat's whole game within about a minute on 2 cores
     .venv/bin/python benchmarks/review_speed.py --workers 2
     KARTENTISCH_PURE=1 .venv/bin/python benchmarks/review_speed.py --workers 2
 
-Wall-clock time on a shared machine varies with its load: run it on a quiet one for the
-numbers that matter, and give ``uptime``'s load beside the results.
+Wall-clock time on a shared machine varies with its load, so the script also reports the
+CPU seconds of the review (this process and its workers): on two quiet cores the review
+takes about that divided by two. Give ``uptime``'s load beside the results.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 from typing import Any
 
@@ -42,6 +44,13 @@ def typical_record(name: str, players: int, options: dict[str, Any], seed: int) 
     return GameRecord.from_state(name, state, ["heuristic"] * players)
 
 
+def cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process and its finished workers."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
@@ -53,20 +62,20 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}; workers {args.workers}; "
           f"budget {args.budget}")
     print("| game | players | moves | seat 0's decisions | searched | review s | "
-          "s per searched decision | marks (inaccuracies, mistakes) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
+          "CPU s | CPU s per searched decision | marks (inaccuracies, mistakes) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for name, players, options in TYPICAL:
         if args.game and name not in args.game:
             continue
         record = typical_record(name, players, options, args.seed)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         review = review_record(record, 0, budget=review_budget(args.budget),
                                workers=args.workers)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
         s = review["summary"]
-        per = seconds / s["reviewed"] if s["reviewed"] else 0.0
+        per = cpu / s["reviewed"] if s["reviewed"] else 0.0
         print(f"| {name} | {players} | {len(record.actions)} | {s['decisions']} | "
-              f"{s['reviewed']} | {seconds:.1f} | {per:.2f} | "
+              f"{s['reviewed']} | {seconds:.1f} | {cpu:.1f} | {per:.2f} | "
               f"{s['inaccuracies']}, {s['mistakes']} |", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
