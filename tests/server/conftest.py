@@ -131,6 +131,8 @@ def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerFactory
             command = [sys.executable, "-m", "kartentisch.server"]
         command += ["--host", "127.0.0.1", "--port", "0", "--db", db,
                     "--bot-workers", str(bot_workers), *args]
+        if "--secret-file" not in args:  # one secret for the session: every process on one
+            command += ["--secret-file", str(logs / "server-secret")]  # database shares it
         server = ServerProcess(db, command, log or logs / f"server-{len(started)}.log")
         started.append(server)
         return server.start()

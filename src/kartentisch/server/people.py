@@ -39,6 +39,11 @@ CHAT_BURST: Final = 5
 CHAT_REFILL_SECONDS: Final = 2.0
 """... and then one more every this many seconds."""
 
+JOINERS: Final = frozenset("\u200c\u200d")
+"""The two format characters a chat line may hold: the zero-width (non-)joiner that emoji
+sequences and some scripts need. Every other one (the bidirectional overrides above all,
+which would turn the following lines around) is refused."""
+
 HISTORY: Final = 100
 """How many of the table's latest log entries the welcome message carries."""
 
@@ -89,7 +94,7 @@ def clean_chat(text: str) -> str:
     if len(line) > CHAT_MAX:
         raise night_error("chat.too_long", limit=CHAT_MAX, length=len(line))
     for char in line:
-        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+        if char not in JOINERS and unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
             raise night_error("chat.bad_character", code=f"U+{ord(char):04X}")
     return line
 

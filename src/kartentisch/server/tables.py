@@ -683,8 +683,12 @@ class Hub:
         await asyncio.wrap_future(self.storage.submit("table", table.id, {"last_active": now}))
 
     async def rename(self, conn: Conn, table: LiveTable, text: str) -> None:
-        """``name``: the connection's person is called ``text`` from now on."""
+        """``name``: the connection's person is called ``text`` from now on (limited like
+        chat: each rename of a seat is a write)."""
         name = clean_name(text)
+        wait = conn.bucket.take()
+        if wait > 0:
+            raise night_error("chat.too_fast", retry_after=max(1, round(wait)))
         async with table.lock:
             conn.name = name
             if conn.seat is not None:
@@ -718,19 +722,22 @@ class Hub:
             table.chat_next += 1
             table.row.last_active = entry.at
         message = self._chat_json(table, entry)
-        if kind == "notice":
+        if kind == "notice":  # also as a plain notice, for clients that read only those
             shown = dict(params or {})
-            for key, value in list(shown.items()):
-                if value is None and key == "name":
-                    shown[key] = f"seat {shown.get('seat', '?')}"
+            if "name" in shown and shown["name"] is None:
+                shown["name"] = f"seat {shown.get('seat', '?')}"
             message["message"] = render(NOTICE_TEMPLATES.get(text, text), shown)
+            table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": text,
+                            "params": params or {}, "message": message["message"],
+                            "n": entry.n})
         table.tell_all(message)
         return entry
 
     def disconnect(self, conn: Conn) -> None:
         """Forget a closed connection (its seat stays; the clock or a stand-in covers it).
 
-        A finished table nobody is connected to leaves memory (the database keeps it)."""
+        A finished or closed table nobody is connected to leaves memory (the database keeps
+        it)."""
         table = conn.table
         if table is not None and conn in table.conns:
             table.conns.discard(conn)
@@ -738,7 +745,8 @@ class Hub:
             self._evict(table)
 
     def _evict(self, table: LiveTable) -> None:
-        if table.finished and not table.conns and self.tables.get(table.id) is table:
+        over = table.finished or table.row.status == "closed"
+        if over and not table.conns and self.tables.get(table.id) is table:
             del self.tables[table.id]
 
     def _seats_changed(self, table: LiveTable) -> None:
@@ -942,8 +950,12 @@ class Hub:
                 self._seats_changed(table)
                 self._schedule(table)
             if stored is not None:
+                was = table.row.status
                 for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
                     setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
+                if table.row.status != was:  # e.g. the host closed it at another process
+                    self._schedule(table)
+                    table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:
             self._apply_stored(table, row)

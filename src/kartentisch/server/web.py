@@ -332,7 +332,7 @@ def web_routes(hub: Hub) -> list[Route]:
             table = await hub.table(table_id)
             if table is None:
                 raise refuse("lobby.unknown_table", table=table_id)
-            if table.finished or not table.row.listed:
+            if table.finished or not table.row.listed or table.row.status != "playing":
                 raise _refuse_web("web.no_open_seat", table=table_id)
             token = new_token()
             seat = await asyncio.to_thread(hub.storage.claim_seat, table_id, token,
