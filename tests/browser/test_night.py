@@ -167,9 +167,9 @@ def test_the_host_shows_links_again_seats_a_bot_and_closes_the_table(
     assert second.eval_on_selector("#host-panel [data-seat='1'] select.host-bot",
                                    "e => e.value") == "heuristic"  # the quick bot by default
     second.click("#host-panel [data-seat='1'] button.seat-bot")
-    notice = second.locator("#chat-lines li.kind-notice").last
-    notice.wait_for()
-    assert notice.inner_text().startswith("The host let a bot play for Bo")
+    second.wait_for_function(  # the latest notice (the start's came before it)
+        "() => [...document.querySelectorAll('#chat-lines li.kind-notice')].at(-1)"
+        "?.textContent.startsWith('The host let a bot play for Bo')")
     second.wait_for_function(
         "() => document.querySelector('.players li[data-seat=\"1\"] .player-kind')"
         "?.textContent.includes('bot')")
@@ -200,7 +200,7 @@ def test_the_host_closes_the_table_for_everyone(server: Server, browser: Any,
     anna.click("#host-panel [data-seat='1'] button.remove")
     anna.click("[data-key='remove-1-yes']")
     bo.wait_for_selector("section.table-view[data-seat='watch']")
-    assert "removed" in bo.inner_text("#chat-lines li.kind-notice")
+    bo.locator("#chat-lines li.kind-notice", has_text="removed").wait_for()
     anna.wait_for_function(
         "(old) => { const e = document.querySelector('#host-panel [data-seat=\"1\"] input.link');"
         " return e && e.value !== old; }", arg=old_link)

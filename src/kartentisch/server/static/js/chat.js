@@ -40,7 +40,9 @@ export function noticeText(entry) {
     case "host.removed":
       return t("The host removed {name}; their seat has a new invitation link.", {name: who});
     case "host.closed": return t("The host closed the table.");
-    default: return capitalised(reason({code: entry.text, params: p}));
+    default:  // the start, the clock (a person without a name is called by their seat)
+      return capitalised(reason({code: entry.text,
+                                 params: "name" in p ? {...p, name: who} : p}));
   }
 }
 
