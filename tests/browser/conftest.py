@@ -95,7 +95,10 @@ class ServerProcess:
             process = subprocess.Popen(
                 [sys.executable, "-m", "kartentisch.server", "--port", str(port),
                  "--db", str(self.db),
-                 "--bot-workers", "0", "--no-access-log", "--log-level", "warning"],
+                 "--bot-workers", "0", "--no-access-log", "--log-level", "warning",
+                 # every page of the suite comes from 127.0.0.1: no per-address limits
+                 "--limit", "tables_burst=1000000,requests_burst=1000000,"
+                 "address_messages_burst=1000000,connections_per_address=100000"],
                 stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT)
         self.process = process
         assert process.stdout is not None

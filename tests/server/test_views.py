@@ -27,12 +27,12 @@ import pytest
 from kartentisch.core.protocol import State
 from kartentisch.core.registry import load_game
 from kartentisch.server.bots import BotPool
+from kartentisch.server.outbox import QueueConn
 from kartentisch.server.storage import Storage
 from kartentisch.server.tables import (
     Conn,
     CreateTable,
     Hub,
-    QueueConn,
     last_move,
     update_message,
 )

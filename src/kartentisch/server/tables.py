@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import re
 import secrets
 import time
 from collections.abc import Sequence
@@ -36,7 +38,9 @@ from kartentisch.core.registry import load_game
 from kartentisch.core.rng import SEED_MAX, derive_seed
 from kartentisch.server import flow, links
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool, bot_params, stand_in_bot
+from kartentisch.server.health import Health, Presence, backoff
 from kartentisch.server.hosting import HOST_MESSAGES, host_act
+from kartentisch.server.limits import KeyedBuckets, Limits, TokenBucket
 from kartentisch.server.people import (
     HISTORY,
     Bucket,
@@ -53,6 +57,7 @@ from kartentisch.server.protocol import (
     Move,
     Name,
     Ping,
+    ProtocolError,
     React,
     Rematch,
     Start,
@@ -64,7 +69,9 @@ from kartentisch.server.protocol import (
     refuse,
 )
 from kartentisch.server.reasons import NIGHT_REASONS
+from kartentisch.server.site import Site
 from kartentisch.server.storage import (
+    STORAGE_ERRORS,
     TABLE_FIELDS,
     ChatRow,
     Listener,
@@ -80,6 +87,9 @@ log = logging.getLogger("kartentisch.server")
 
 JSON = dict[str, Any]
 
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a table id may look like (the server makes 12 such characters); any other id is
+unknown without asking the database (no NUL byte or megabyte of text reaches a query)."""
 NOTICE_TEMPLATES: Final = {**SERVER_REASONS, **NIGHT_REASONS}
 """The English templates of the notices a table's log may hold."""
 
@@ -127,39 +137,6 @@ class Conn:
 
 ENCODER: Final = msgspec.json.Encoder()
 """The one JSON encoder of every outgoing message (reused: no set-up per message)."""
-
-
-class QueueConn(Conn):
-    """A connection whose messages wait, encoded, in a bounded queue for a sender task.
-
-    A client that reads nothing is dropped (``overflowed``), never waited for: the queue's
-    sender sees ``None`` and closes the connection.
-    """
-
-    def __init__(self, limit: int = 4096) -> None:
-        super().__init__()
-        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.limit = limit
-        self.overflowed = False
-
-    def push(self, message: JSON) -> None:
-        if self._room():
-            self.outbox.put_nowait(ENCODER.encode(message))
-
-    def push_encoded(self, message: JSON, data: bytes) -> None:
-        if self._room():
-            self.outbox.put_nowait(data)
-
-    def _room(self) -> bool:
-        """Whether one more message fits; a full outbox marks the connection overflowed
-        and queues the end marker once (the writer then closes it)."""
-        if self.overflowed:
-            return False
-        if self.outbox.qsize() >= self.limit:
-            self.overflowed = True
-            self.outbox.put_nowait(None)
-            return False
-        return True
 
 
 # ---------------------------------------------------------------- what a client is told
@@ -274,6 +251,11 @@ class LiveTable:
         """The number of the table's next log entry (read from the database on load)."""
         self._legal: tuple[int, list[JSON]] | None = None
         """The legal moves with their notation at move number ``[0]`` (built once)."""
+        self.presence = Presence()
+        self.retries = 0
+        """Failed stores of the move now due (the next retry waits longer)."""
+        self.overdue: int | None = None
+        """The move number whose clock ran out but whose stand-in move is not stored yet."""
 
     def legal(self) -> list[JSON]:
         """The legal moves of the seat to move, with their notation, built once per
@@ -333,7 +315,13 @@ class LiveTable:
                 "status": self.status(), "move": self.moves,
                 "listed": self.row.listed, "watcher_chat": self.row.watcher_chat,
                 "started": self.row.started_at is not None, "series": self.row.series,
-                "series_no": self.row.series_no, "seats": self.seats_json()}
+                "series_no": self.row.series_no, "seats": self.seats_json(),
+                "watchers": self.presence.watchers}
+
+    @property
+    def ended(self) -> bool:
+        """Whether no move comes any more: the game is over or the host closed it."""
+        return self.finished or self.row.status == "closed"
 
     def status(self) -> str:
         """``playing``, ``finished`` (the game is over) or ``closed`` (the host ended it)."""
@@ -440,9 +428,15 @@ class Hub:
 
     def __init__(self, storage: Storage, pool: BotPool, *, secret: bytes | None = None,
                  lobby_expiry: float = LOBBY_EXPIRY_SECONDS,
-                 stand_in_pace: float = STAND_IN_PACE) -> None:
+                 stand_in_pace: float = STAND_IN_PACE, limits: Limits | None = None,
+                 site: Site | None = None) -> None:
         self.storage = storage
         self.pool = pool
+        self.limits = limits or Limits()
+        self.site = site or Site.make("http://localhost:8000/")
+        self.health = Health()
+        self._table_buckets = KeyedBuckets(self.limits.tables_burst, self.limits.tables_rate)
+        self._all_tables = TokenBucket(self.limits.all_tables_burst, self.limits.all_tables_rate)
         self.stand_in_pace = stand_in_pace
         """Seconds a stand-in takes at least for a move of a player who left: a human
         pace, so the game does not rush to its end and ``take_seat`` in time wins."""
@@ -472,8 +466,11 @@ class Hub:
             self._listener = Listener(self.storage.url, self._heard,
                                       origin=self.storage.origin)
             await asyncio.to_thread(self._listener.start)
-        for table_id in await asyncio.to_thread(self.storage.table_ids, status="playing"):
+        since = time.time() - self.lobby_expiry  # older ones are abandoned: not resumed
+        for table_id in await asyncio.to_thread(self.storage.table_ids, status="playing",
+                                                active_since=since):
             await self.table(table_id)
+        self.spawn(self._sweep())
 
     async def stop(self) -> None:
         """Stop bots, clocks and the listener; finish queued writes."""
@@ -500,12 +497,40 @@ class Hub:
             self.errors += 1
             log.error("table task failed", exc_info=task.exception())
 
+    async def _sweep(self) -> None:
+        """Every so often, take the tables out of memory that need not be there."""
+        while True:
+            await asyncio.sleep(max(0.05, min(60.0, self.limits.unload_after / 4)))
+            self.unload_idle()
+
+    def unload_idle(self) -> int:
+        """Unload the tables nobody is connected to that are finished, or that wait for an
+        absent person's move with no clock and no bot to run them, for ``unload_after``
+        seconds; they are read back from the database when someone asks. Returns how many."""
+        now = time.monotonic()
+        gone = 0
+        for table in list(self.tables.values()):
+            if table.conns or table.lock.locked() or table.id in self.health.retrying:
+                continue
+            if not table.ended:
+                seat = table.row.seats[table.state.current_player]
+                if (seat.kind != HUMAN or seat.left or table.clock is not None
+                        or table.thinking == table.moves
+                        or now - table.presence.idle_since < self.limits.unload_after):
+                    continue
+            del self.tables[table.id]
+            gone += 1
+        self.health.unloaded += gone
+        return gone
+
     # ------------------------------------------------------------------ tables
     async def table(self, table_id: str) -> LiveTable | None:
         """The live table ``table_id``, rebuilt from the database on first use."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if not TABLE_ID.fullmatch(table_id):
+            return None  # no such id is ever made: not worth a query
         pending = self._loading.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -514,10 +539,12 @@ class Hub:
         try:
             loaded = await asyncio.to_thread(self.storage.load_table, table_id)
             live = None if loaded is None else self._rebuild(*loaded)
-            if live is not None:
+            if live is not None and not live.ended:  # an ended one only while watched
                 live.chat_next = await asyncio.to_thread(self.storage.chat_count, table_id)
                 self.tables[table_id] = live
                 self._schedule(live)
+            elif live is not None and live.row.status == "playing":
+                self.spawn(self._finish_later(live))  # its end was not stored yet
             future.set_result(live)
             return live
         except BaseException as exc:
@@ -545,8 +572,18 @@ class Hub:
         table.moves += 1
         table.last = last
 
-    async def create(self, request: CreateTable, base_url: str) -> JSON:
-        """Create a table; returns its id and links (the only time the links are shown)."""
+    def admit_table(self, address: str) -> None:
+        """Take a token of ``address``'s table bucket and of all addresses' together, or
+        refuse ``lobby.too_many_tables`` (with ``retry_after``)."""
+        wait = self._table_buckets.take(address) or self._all_tables.take()
+        if wait:
+            self.health.refused["lobby.too_many_tables"] += 1
+            raise refuse("lobby.too_many_tables", retry_after=math.ceil(wait * 10) / 10)
+
+    async def create(self, request: CreateTable, base_url: str | None = None) -> JSON:
+        """Create a table; returns its id and links (the only time the links are shown),
+        made from the configured public URL (``base_url``: another one, for tests)."""
+        site = self.site if base_url is None else Site.make(base_url)
         if request.v != PROTOCOL_VERSION:
             raise refuse("message.bad_version", value=request.v, supported=PROTOCOL_VERSION)
         game = load_game(request.game, request.players, request.options)
@@ -598,22 +635,22 @@ class Hub:
             elif seat.kind == HUMAN:
                 token = links.seat_token(self.secret, row.id, seat.seat, seat.generation)
                 tokens[token] = seat.seat
-                entry.update(token=token, link=f"{base_url}#seat={token}")
+                entry.update(token=token, link=site.link("seat", token))
             if seat.kind == HUMAN:
                 entry["name"] = seat.name
             answer_seats.append(entry)
         watch = links.watch_token(self.secret, row.id)
         tokens[watch] = None
         row.watch = watch if request.listed else None
-        await asyncio.wrap_future(self.storage.submit("create", row, tokens))
+        await self._store("create", row, tokens)
         live = self._rebuild(row, [])  # as stored: no need to read it back
         self.tables[row.id] = live
         self._schedule(live)
         log.info("table %s created: %s, %d players", row.id, name, row.players)
         return {"v": PROTOCOL_VERSION, "table": row.id, "seats": answer_seats,
                 "hints": row.hints, "listed": row.listed, "watcher_chat": row.watcher_chat,
-                "watch": {"token": watch, "link": f"{base_url}#watch={watch}"},
-                "host": {"token": host, "link": f"{base_url}#host={host}"}}
+                "watch": {"token": watch, "link": site.link("watch", watch)},
+                "host": {"token": host, "link": site.link("host", host)}}
 
     # ------------------------------------------------------------------ messages
     async def handle(self, conn: Conn, data: str | bytes) -> None:
@@ -657,6 +694,10 @@ class Hub:
                 await flow.rematch(self, conn, table)
         except KartentischError as error:
             conn.push(self._error(conn, error, ref))
+        except STORAGE_ERRORS as error:  # a read failed (writes are turned into refusals)
+            self.health.store_failed(error)
+            log.error("storage: a read failed: %s", type(error).__name__)
+            conn.push(self._error(conn, refuse("server.storage"), ref))
         except Exception:
             self.errors += 1
             log.exception("server error on a client message")
@@ -690,8 +731,12 @@ class Hub:
             if found is None and message.token is None:
                 found = (host_of, None)
         table = None if found is None else await self.table(found[0])
-        if table is None or found is None:
+        if table is None or found is None or self._expired(table):
             raise refuse("session.unknown_link")
+        if found[1] is None and table.presence.watchers >= self.limits.watchers_per_table:
+            self.health.refused["session.too_many_watchers"] += 1
+            raise refuse("session.too_many_watchers", limit=self.limits.watchers_per_table)
+        table = self.tables.setdefault(table.id, table)  # a finished one: kept while watched
         history = await asyncio.to_thread(self.storage.chat, table.id, last=HISTORY)
         async with table.lock:
             conn.table, conn.seat, conn.watcher = table, found[1], found[1] is None
@@ -727,7 +772,7 @@ class Hub:
                          and table.state.current_player == conn.seat)
             if first_join and (flow.started(table) != was_started or clock_now):
                 table.broadcast(skip=conn)  # the start, or this seat's clock, changes views
-            self._seats_changed(table)
+            self._presence_changed(table, conn, 1)
             if flow.started(table) and not was_started:  # in the log before anything else
                 await flow.announce_start(self, table, by_host=False)
 
@@ -779,7 +824,7 @@ class Hub:
         A notice's message renders its code's English template with ``params``."""
         async with table.chat_lock:
             entry = ChatRow(table.chat_next, time.time(), seat, name, kind, text, params)
-            await asyncio.wrap_future(self.storage.submit("chat", table.id, entry))
+            await self._store("chat", table.id, entry)
             table.chat_next += 1
             table.row.last_active = entry.at
         message = self._chat_json(table, entry)
@@ -804,7 +849,7 @@ class Hub:
             table.conns.discard(conn)
             if conn.seat is not None and conn.active:
                 self._promote(table, conn.seat)
-            self._seats_changed(table)
+            self._presence_changed(table, conn, -1)
             self._evict(table)
 
     @staticmethod
@@ -838,13 +883,53 @@ class Hub:
             conn.push(table.update_for(conn, full=True))
 
     def _evict(self, table: LiveTable) -> None:
-        over = table.finished or table.row.status == "closed"
-        if over and not table.conns and self.tables.get(table.id) is table:
+        if table.ended and not table.conns and self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self.health.unloaded += 1
+
+    def _expired(self, table: LiveTable) -> bool:
+        """Whether the table ended so long ago that its links stopped working."""
+        ended = table.row.finished_at or table.row.last_active
+        return (table.ended and ended is not None
+                and time.time() - ended > self.limits.finished_expiry)
 
     def _seats_changed(self, table: LiveTable) -> None:
+        """Tell everyone the seats, if they changed since they were told last."""
+        seats = table.seats_json()
+        if seats == table.presence.told_seats:
+            return
+        table.presence.told_seats = seats
         table.tell_all({"v": PROTOCOL_VERSION, "type": "seats", "table": table.id,
-                        "seats": table.seats_json()})
+                        "seats": seats})
+
+    def _presence_changed(self, table: LiveTable, conn: Conn, step: int) -> None:
+        """``conn`` joined (``step`` 1) or left (-1). A seat's connection may change the
+        seats everyone sees; a watcher changes only the count of watchers, told to the
+        seated players at most once per ``watcher_count_interval`` (so a crowd of watchers
+        costs each seat a message a second, not one per watcher)."""
+        presence = table.presence
+        presence.idle_since = time.monotonic()
+        if not conn.watcher:
+            self._seats_changed(table)
+            return
+        presence.watchers += step
+        if not presence.flush_pending and self.loop is not None:
+            presence.flush_pending = True
+            self.loop.call_later(self.limits.watcher_count_interval,
+                                 self._tell_watchers, table)
+
+    def _tell_watchers(self, table: LiveTable) -> None:
+        presence = table.presence
+        presence.flush_pending = False
+        if presence.watchers == presence.told_watchers:
+            return
+        presence.told_watchers = presence.watchers
+        message = {"v": PROTOCOL_VERSION, "type": "watchers", "table": table.id,
+                   "count": presence.watchers}
+        data = ENCODER.encode(message)
+        for other in list(table.conns):
+            if not other.watcher:
+                other.push_encoded(message, data)
 
     async def move(self, conn: Conn, table: LiveTable, message: Move) -> None:
         """A human's move: checked, stored, applied, told (the mover's update echoes ref)."""
@@ -877,25 +962,73 @@ class Hub:
             raise state.why_illegal(game.action_from_id(aid))
         n = table.moves
         try:
-            await asyncio.wrap_future(self.storage.submit("move", table.id, n, aid, seat, by))
+            await self._store("move", table.id, n, aid, seat, by, table=table.id)
         except MoveConflict:
             await self._catch_up_locked(table)
             if number is not None:
                 raise refuse("move.stale", got=number, current=table.moves) from None
             return False
-        except Exception:
-            log.exception("table %s: move %d could not be stored", table.id, n)
-            raise refuse("server.storage") from None
+        table.retries, table.overdue = 0, None
         self._apply_stored(table, MoveRow(n, aid, seat, by))
         if table.finished:
-            await asyncio.wrap_future(
-                self.storage.submit("finish", table.id, list(table.state.returns())))
+            try:
+                await self._finish(table)
+            except ProtocolError:  # the move stands; its end is stored later
+                self.spawn(self._finish_later(table))
             log.info("table %s finished after %d moves", table.id, table.moves)
         self._after_move(table, mover=mover, ref=ref)
+        self._evict(table)  # a finished table nobody watches leaves memory
         return True
+
+    async def _store(self, kind: str, *args: Any, table: str | None = None) -> None:
+        """Write through the journal; a failure (other than :class:`MoveConflict`) is
+        counted in ``/health``, logged, and raised as ``server.storage``."""
+        try:
+            await asyncio.wrap_future(self.storage.submit(kind, *args))
+        except MoveConflict:
+            raise
+        except Exception as error:
+            self.health.store_failed(error, table)
+            log.error("storage: %s of table %s failed: %s: %s", kind, table or "-",
+                      type(error).__name__, str(error).split("\n", 1)[0][:200])
+            raise refuse("server.storage") from None
+        self.health.stored(table)
+
+    async def _finish(self, table: LiveTable) -> None:
+        await self._store("finish", table.id, list(table.state.returns()))
+        table.row.status, table.row.finished_at = "finished", time.time()
+
+    async def _finish_later(self, table: LiveTable) -> None:
+        """Store a finished table's end until it is stored (the moves already are)."""
+        attempt = 0
+        while True:
+            await asyncio.sleep(backoff(attempt))
+            attempt += 1
+            try:
+                await self._finish(table)
+                return
+            except ProtocolError:
+                continue
+
+    def _retry(self, table: LiveTable, n: int, *, overdue: bool = False) -> None:
+        """A bot's, stand-in's or clock's move ``n`` was not stored: try it again after
+        :func:`~kartentisch.server.health.backoff` (the table never stalls on it)."""
+        delay = backoff(table.retries)
+        table.retries += 1
+        table.thinking = None
+        if overdue:
+            table.overdue = n
+        log.warning("table %s: move %d is retried in %.1f s", table.id, n, delay)
+        if self.loop is not None:
+            self.loop.call_later(delay, self._resume, table, n)
+
+    def _resume(self, table: LiveTable, n: int) -> None:
+        if self.tables.get(table.id) is table and table.moves == n:
+            self._schedule(table)
 
     def _after_move(self, table: LiveTable, *, mover: Conn | None = None,
                     ref: int | None = None) -> None:
+        table.presence.idle_since = time.monotonic()
         table.row.last_active = time.time()  # as the journal stored it with the move
         self._schedule(table)  # first, so the update carries the new deadline
         table.broadcast(mover=mover, ref=ref)
@@ -916,8 +1049,7 @@ class Hub:
                 await self._store_seat(table, seat, {"left": False, "bot": None,
                                                      "strength": None})
             else:
-                await asyncio.wrap_future(self.storage.submit("left", table.id, seat.seat,
-                                                              left))
+                await self._store("left", table.id, seat.seat, left)
                 seat.left = left
             self._schedule(table)
             self._seats_changed(table)
@@ -942,6 +1074,8 @@ class Hub:
             if table.thinking != n:
                 table.thinking = n
                 self.spawn(self._bot_turn(table, n))
+        elif table.overdue == n:  # its clock ran out, but the stand-in's move was not stored
+            self.spawn(self._clock_ran_out(table, n))
         elif table.row.clock is not None and seat.joined and self.loop is not None:
             # the clock runs only for a person who has come to the table
             table.deadline = time.time() + table.row.clock
@@ -985,7 +1119,12 @@ class Hub:
                     or table.row.status == "closed"):
                 return  # moved meanwhile (another process), the player took the seat back
                 # or the host closed the table
-            await self._commit(table, seat.seat, aid, by)
+            try:
+                await self._commit(table, seat.seat, aid, by)
+            except ProtocolError as error:
+                if error.code != "server.storage":
+                    raise
+                self._retry(table, n)
 
     async def _clock_ran_out(self, table: LiveTable, n: int) -> None:
         if table.moves != n or table.finished:
@@ -995,9 +1134,15 @@ class Hub:
         async with table.lock:
             if table.moves != n or table.row.status == "closed":
                 return
-            params = {"seat": seat, "name": table.row.seats[seat].name, "move": n}
-            await self.log_entry(table, "notice", "clock.expired", params=params)
-            await self._commit(table, seat, aid, "clock")
+            try:
+                if table.overdue != n:  # told and logged once, not again at a retry
+                    params = {"seat": seat, "name": table.row.seats[seat].name, "move": n}
+                    await self.log_entry(table, "notice", "clock.expired", params=params)
+                await self._commit(table, seat, aid, "clock")
+            except ProtocolError as error:
+                if error.code != "server.storage":
+                    raise
+                self._retry(table, n, overdue=True)
 
     # ------------------------------------------------------------------ other processes
     def _heard(self, payload: str) -> None:
