@@ -475,3 +475,35 @@ def test_sets_for_is_the_plain_search_also_with_repeated_values() -> None:
             if _splits(sorted([VALUES[c] for c in subset] + ([w] if w else []),
                               reverse=True), v))
         assert list(sets_for(loose, v, w)) == want, (sorted(cards), v, w)
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"trail_when_capture_possible": False}, {"trail_ban": "while_build_stands"},
+    {"owner_keeps_capture_card": False},
+    {"owner_keeps_capture_card": False, "trail_when_capture_possible": False,
+     "trail_ban": "while_build_stands"},
+    {"face_cards_capture_all": True, "trail_when_capture_possible": False}])
+def test_trail_rule_is_one_predicate(options: dict[str, object]) -> None:
+    """The move generator offers the trail of a card exactly when
+    :func:`~kartentisch.games.casino.table.trail_refusal` (the predicate the explanation
+    words) allows it, but for its one exception: a player left no move at all may trail
+    any card. A refused trail is explained with the predicate's code."""
+    from kartentisch.games.casino.table import trail_refusal
+
+    seen: dict[str, int] = {}
+    for state in positions(options, games=2):
+        legal = set(legal_ids(state))
+        hand = state.hands[state.current_player]
+        trails = {card: acts.action_id(acts.Trail(card)) for card in hand}
+        refusals = {card: trail_refusal(state, card) for card in hand}
+        if legal == set(trails.values()) and all(refusals.values()):
+            seen["no move but trails"] = seen.get("no move but trails", 0) + 1
+            continue
+        for card, aid in trails.items():
+            refusal = refusals[card]
+            assert (aid in legal) == (refusal is None), (options, card, refusal, state.builds)
+            if refusal is not None:
+                error = state.why_illegal(acts.Trail(card))
+                assert (error.code, {k: error.params[k] for k in refusal[1]}) == refusal
+                seen[refusal[0]] = seen.get(refusal[0], 0) + 1
+    assert sum(seen.values()) > 20, seen

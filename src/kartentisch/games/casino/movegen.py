@@ -35,9 +35,12 @@ thousands of objects, and their memory misses cost more time than they saved.
 Count vectors are packed four bits per value (value k in bits ``4(k-1)`` on), like the
 cards in a mask, so a set's counts are a nibble-wise popcount of its mask.
 
-The owner's duty (option ``owner_keeps_capture_card``) and the trail ban are checked here,
-per candidate move; :mod:`~kartentisch.games.casino.explain` says in words which rule a
-refused move breaks, and the two must agree (tests check both against each other).
+The rules of a trail are stated once, in :mod:`~kartentisch.games.casino.table`: the trail
+ban is asked there (:func:`~.table.trail_banned`, once per position with a build the player
+owns); the owner's duty and option ``trail_when_capture_possible`` are tested inline per
+card (a call per card would cost several percent of a move), and a test holds every card's
+trail of random positions to :func:`~.table.trail_refusal`, the predicate
+:mod:`~kartentisch.games.casino.explain` words a refusal with.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING, Any, Final
 
-from kartentisch.games.casino import actions, cards
+from kartentisch.games.casino import actions, cards, table
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
     CODE_BUILD_MERGE,
@@ -80,6 +83,7 @@ Capture: Final = actions.Capture
 CaptureDraft: Final = actions.CaptureDraft
 Trail: Final = actions.Trail
 TrailDraft: Final = actions.TrailDraft
+trail_banned: Final = table.trail_banned
 bisect_right: Final = bisect.bisect_right
 
 
@@ -819,15 +823,10 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
     owned = 0  # bit v: the player owns the build of value v; built: a build of v stands
     built = 0
     raisable: list[int] = []  # the values of the single builds (only those can be raised)
-    last_turn = state.last_turn[seat]
-    banned = False  # the trail ban (option trail_ban, as table.trail_banned says it)
-    every_turn = state._every_turn
     for u, b in builds.items():
         built |= 1 << u
         if b.owner == seat:
             owned |= 1 << u
-            if every_turn or b.turn == last_turn:
-                banned = True
         total = 0
         for c in b.cards:
             total += VALUES[c]
@@ -835,6 +834,8 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
             raisable.append(u)
     if len(raisable) > 1:
         raisable.sort()
+    # The trail ban (table.trail_banned: none without a build the player owns).
+    banned = owned != 0 and trail_banned(state._every_turn, builds, seat, state.last_turn[seat])
     keeps = state._keeps and owned != 0
     may_trail_capturer = state._trail_capturer
     ids: list[int] = []

@@ -465,9 +465,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
         list must decide. Record replay checks one move per position, never lists them.
 
         Agrees with :func:`~.movegen.legal_ids` (tests compare them on every id of random
-        positions): a trail is legal there whenever trailing a capturing card is allowed,
-        a numeral's capture when its cards are one of the sets :func:`~.movegen.sets_for`
-        lists.
+        positions): a trail is legal there whenever trailing a capturing card is allowed
+        (:func:`~.table.trail_refusal` on a table without builds: no build, no trail ban
+        and no owner's duty), a numeral's capture when its cards are one of the sets
+        :func:`~.movegen.sets_for` lists.
         """
         action = recent_action(aid)
         card = action.card
@@ -660,7 +661,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     def trail_banned(self, seat: int) -> bool:
         """Whether the trail ban (option ``trail_ban``) forbids ``seat`` to trail now."""
-        return trail_banned(self.game.options.trail_ban, self.builds, seat, self.last_turn[seat])
+        return trail_banned(self._every_turn, self.builds, seat, self.last_turn[seat])
 
     # ----------------------------------------------------------------- transitions
     def _apply(self, aid: int) -> None:
