@@ -226,9 +226,7 @@ def test_offered_actions_are_decoded_only_when_read() -> None:
     with pytest.raises(AttributeError):
         acts.Trail(3).colour  # type: ignore[attr-defined]  # noqa: B018
 
-    from kartentisch.games.casino.movegen import _COMPILED
-
-    pairs = set() if _COMPILED else set(acts.pair_ids())  # shared in pure Python too
+    pairs = set(acts.pair_ids())  # shared too
     game = Casino(2)
     for g in range(3):
         state = game.new_initial_state(40 + g)
@@ -286,15 +284,13 @@ def test_deal_order_is_the_general_shuffle() -> None:
 
 def test_shared_offered_actions_are_the_moves_of_few_loose_cards() -> None:
     """A move with at most one loose card is one object shared by every position that
-    offers it, and in pure Python so is a move with two loose numerals whose values fit
-    (``actions.pair_ids``); any other move is a new object at each position. In pure
-    Python the objects come from one table by id (``actions.OFFERS``): it keeps only the
-    shared moves, and a kept object is the action of its key."""
-    from kartentisch.games.casino.movegen import _COMPILED
-
+    offers it, and so is a move with two loose numerals whose values fit
+    (``actions.pair_ids``); any other move is a new object at each position. The objects
+    come from one table by id (``actions.OFFERS``): it keeps only the shared
+    moves, and a kept object is the action of its key."""
     game = Casino(2)
     rng = random.Random(8)
-    pairs = set() if _COMPILED else set(acts.pair_ids())
+    pairs = set(acts.pair_ids())
     fresh = shared_pairs = 0
     for g in range(3):
         state = game.new_initial_state(70 + g)
@@ -311,8 +307,6 @@ def test_shared_offered_actions_are_the_moves_of_few_loose_cards() -> None:
                     fresh += 1
             state.apply(offered[rng.randrange(len(offered))])
     assert fresh > 20
-    if _COMPILED:  # compiled, the shared objects are made at import (movegen._SINGLE)
-        return
     assert shared_pairs > 20
     assert sorted(acts.OFFERS) == sorted(acts.shareable_ids() + acts.pair_ids())
     for aid, action in list(acts.OFFERS.items()):
