@@ -10,6 +10,15 @@ changed a build *owns* it. Points are scored per *side*: a seat, or a partnershi
 The state keeps the transitions; the legal moves come from :mod:`.movegen`, the
 explanations of refused moves from :mod:`.explain`, the points of a pack from
 :mod:`.scoring`.
+
+Written twice on purpose: :func:`deal_order` is ``core.rng.shuffled(DECK, seed, "casino",
+pack)`` computed in half the instructions (see its docstring); ``tests/casino/test_fast_paths.py``
+(``test_deal_order_is_the_general_shuffle``) holds the two together, ties included.
+
+Size (over 600 lines, kept whole): the transitions call each other and read the state's fields
+on every move; as methods of one compiled class those are direct C calls and field reads.
+What could leave has left (the move generator, the log, the position, the explanations, the
+scoring, the rules of a trail in :mod:`.table`).
 """
 
 from __future__ import annotations
