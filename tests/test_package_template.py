@@ -36,11 +36,9 @@ TEMPLATE: dict[str, str] = {
     "heuristic": "the heuristic bot",
     "rollout": "the fast rollout policy",
     "search": "the search hooks' advice",
+    "descriptor": "DESCRIPTOR, the game as the outer layers see it",
 }
 """The modules every game package has (docs/state-core.md lists the same)."""
-
-OPTIONAL = {"descriptor"}
-"""Template modules a package may still lack (the game descriptor of issue 27, item 1)."""
 
 EXTRAS: dict[str, set[str]] = {
     "krass-kariert": {"tables", "batch"},
@@ -77,7 +75,7 @@ def test_the_template_is_the_documented_one() -> None:
     section = text.split("## The package template", 1)[1].split("\n## ", 1)[0]
     rows = {module for cell in re.findall(r"^\| (`\w+\.py`[^|]*)\|", section, re.MULTILINE)
             for module in re.findall(r"`(\w+)\.py`", cell)}
-    assert rows == set(TEMPLATE) | OPTIONAL
+    assert rows == set(TEMPLATE)
     for extras in EXTRAS.values():
         for module in extras:
             assert f"`{module}.py`" in section, module
@@ -89,7 +87,7 @@ def test_each_game_has_the_template_modules(name: str) -> None:
     _, folder = _package(name)
     modules = {p.stem for p in folder.glob("*.py")}
     assert set(TEMPLATE) <= modules, set(TEMPLATE) - modules
-    assert modules - set(TEMPLATE) - OPTIONAL == EXTRAS[name]
+    assert modules - set(TEMPLATE) == EXTRAS[name]
 
 
 @pytest.mark.parametrize("name", list_games())
