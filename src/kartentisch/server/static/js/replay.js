@@ -34,7 +34,8 @@ export function showReplay(root, params) {
 
   function name(seat) {
     if (seat === null || seat === undefined) return "";
-    const base = t("Seat {seat}", {seat});
+    const names = st.data && st.data.names;
+    const base = names && names[seat] ? names[seat] : t("Seat {seat}", {seat});
     return String(seat) === st.view ? `${base} ${t("(you)")}` : base;
   }
 
