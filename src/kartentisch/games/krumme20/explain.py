@@ -14,20 +14,9 @@ from typing import TYPE_CHECKING
 
 from kartentisch.core.errors import IllegalActionError
 from kartentisch.games.krumme20 import actions as acts
+from kartentisch.games.krumme20 import state as st
 from kartentisch.games.krumme20.actions import Action, format_action
 from kartentisch.games.krumme20.reasons import REASONS
-from kartentisch.games.krumme20.state import (
-    AFTER,
-    DRAW2,
-    FIVE,
-    FLIP,
-    FOUL,
-    LOSS,
-    SITOUT,
-    TAKE,
-    THROW,
-    TURN,
-)
 
 if TYPE_CHECKING:
     from kartentisch.games.krumme20.state import K20State
@@ -50,10 +39,10 @@ def why_illegal(state: K20State, action: Action) -> IllegalActionError:
     index = getattr(action, "index", None)
     if isinstance(action, acts.Play | acts.Second | acts.Throw | acts.Lowest) and (
             index is not None) and (
-            (type(action) is acts.Play and phase == TURN)
-            or (type(action) is acts.Second and phase == FIVE)
-            or (type(action) is acts.Throw and phase == THROW)
-            or (type(action) is acts.Lowest and phase in (FOUL, SITOUT))):
+            (type(action) is acts.Play and phase == st.TURN)
+            or (type(action) is acts.Second and phase == st.FIVE)
+            or (type(action) is acts.Throw and phase == st.THROW)
+            or (type(action) is acts.Lowest and phase in (st.FOUL, st.SITOUT))):
         if index >= len(hand):
             return error("k20.no_such_card", card=index + 1, count=len(hand))
         card = hand[index]
@@ -67,13 +56,13 @@ def why_illegal(state: K20State, action: Action) -> IllegalActionError:
             return error("k20.known_not_five", card=index + 1)
         if type(action) is acts.Throw:
             return error("k20.known_not_three", card=index + 1)
-        if phase == SITOUT and len(hand) < acts.MAX_HAND:
+        if phase == st.SITOUT and len(hand) < acts.MAX_HAND:
             return error("k20.lowest_needs_full_hand", limit=acts.MAX_HAND)
         return error("k20.not_lowest", card=index + 1,
                      lowest=min(state.face[c] for c in hand))
-    if isinstance(action, acts.Pass) and phase == TURN:
+    if isinstance(action, acts.Pass) and phase == st.TURN:
         return error("k20.must_play")
-    if isinstance(action, acts.Claim33 | acts.ClaimSum) and phase in (TURN, AFTER):
+    if isinstance(action, acts.Claim33 | acts.ClaimSum) and phase in (st.TURN, st.AFTER):
         if isinstance(action, acts.Claim33):
             if action.indices[2] >= len(hand):
                 return error("k20.no_such_card", card=action.indices[2] + 1,
@@ -81,7 +70,7 @@ def why_illegal(state: K20State, action: Action) -> IllegalActionError:
             return error("k20.claim33_wrong")
         return error("k20.claim_sum_wrong", target=opts.target)
     if isinstance(action, acts.Flip | acts.Take) and phase == (
-            FLIP if type(action) is acts.Flip else TAKE):
+            st.FLIP if type(action) is acts.Flip else st.TAKE):
         if type(action) is acts.Take and len(hand) >= acts.MAX_HAND:
             return error("k20.hand_full", limit=acts.MAX_HAND)
         if action.seat >= state.game.players:
@@ -91,13 +80,13 @@ def why_illegal(state: K20State, action: Action) -> IllegalActionError:
         return error("k20.no_such_card_of_seat", seat=action.seat, card=action.index + 1,
                      count=len(state.hands[action.seat]))
     if isinstance(action, acts.FlipScore | acts.TakeScore) and phase == (
-            FLIP if type(action) is acts.FlipScore else TAKE):
+            st.FLIP if type(action) is acts.FlipScore else st.TAKE):
         if type(action) is acts.TakeScore and len(hand) >= acts.MAX_HAND:
             return error("k20.hand_full", limit=acts.MAX_HAND)
         return error("k20.no_such_score_card", card=action.index + 1,
                      count=len(state.scores[seat]))
-    if (isinstance(action, acts.TakeDraw | acts.TakeDiscard) and phase == TAKE) or (
-            isinstance(action, acts.Draw) and phase in (DRAW2, LOSS, SITOUT)):
+    if (isinstance(action, acts.TakeDraw | acts.TakeDiscard) and phase == st.TAKE) or (
+            isinstance(action, acts.Draw) and phase in (st.DRAW2, st.LOSS, st.SITOUT)):
         if len(hand) >= acts.MAX_HAND:
             return error("k20.hand_full", limit=acts.MAX_HAND)
         if isinstance(action, acts.TakeDiscard):
