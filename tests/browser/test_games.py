@@ -58,25 +58,30 @@ def test_a_whole_game_by_clicks_with_bots(game: str, server: Server, browser: An
     save_shot(page, shots, f"end-{game}")
     assert not errors, errors
 
-    # the replay of the finished game, all hands open, steps back and forth
+    # the replay of the finished game starts at the beginning, steps back and forth
     page.click("#replay-link")
     page.wait_for_selector("#step-text")
-    last = page.locator("#step-text").inner_text()
-    page.click("#first")
     assert page.locator("#step-text").inner_text().startswith("Position 0 of")
+    assert page.locator("#first").is_disabled() and page.locator("#back").is_disabled()
     page.click("#forward")
     page.click("#forward")
     assert page.locator("#step-text").inner_text().startswith("Position 2 of")
     page.keyboard.press("ArrowLeft")
     assert page.locator("#step-text").inner_text().startswith("Position 1 of")
-    page.click("#last")
+    page.keyboard.press("End")
+    last = page.locator("#step-text").inner_text()
+    count = last.rsplit(" ", 1)[1]
+    assert last == f"Position {count} of {count}"
+    assert page.locator("#last").is_disabled()
+    page.click("#first")
+    page.keyboard.press("End")
     assert page.locator("#step-text").inner_text() == last
     if game == "krass-kariert":  # all hands open: no card back anywhere
         page.select_option("#replay-view", "all")
         page.wait_for_selector("section.replay[data-view='all']")
         page.click("#first")
-        assert page.locator(".opponent .card.back").count() == 0
-        assert page.locator(".opponent .card").count() > 20
+        assert page.locator(".felt .card.back").count() == 0
+        assert page.locator(".felt .seat .card").count() > 20
     page.select_option("#replay-view", "1")
     page.wait_for_selector("section.replay[data-view='1']")
     save_shot(page, shots, f"replay-{game}")

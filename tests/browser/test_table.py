@@ -75,14 +75,22 @@ def test_reload_mid_game_and_a_watcher_sees_no_hidden_card(server: Server, brows
     watcher.context.close()
 
 
+MOVE_WORDS = {"concede": "give up the deal"}
+"""Krass Kariert's moves that the test clicks, as the page writes them in a message."""
+
+
 def expected_text(server: Server, language: str, error: dict[str, Any]) -> str:
-    """An error in ``language`` from the served catalogue, as the page must show it."""
+    """An error in ``language`` from the served catalogue, as the page must show it: the
+    move in words, never in notation, and the message as a sentence."""
     catalogue = httpx.get(f"{server.url}/api/web/catalogue", params={"lang": language}).json()
     template = catalogue["reasons"][error["code"]]
     text: str = catalogue["messages"].get(template, template)
     for name, value in error["params"].items():
+        if name == "action":
+            value = catalogue["messages"].get(MOVE_WORDS[value], MOVE_WORDS[value])
         text = text.replace("{" + name + "}", str(value))
-    return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def test_an_illegal_click_is_explained_in_german_and_english(server: Server,
@@ -108,6 +116,7 @@ def test_an_illegal_click_is_explained_in_german_and_english(server: Server,
     assert shown["de"] != shown["en"]
     assert shown["de"].startswith("Nicht erlaubt") or "Ausspiel" in shown["de"] or shown["de"]
     assert shown["en"].startswith("Not allowed now")
+    assert all("concede" not in text for text in shown.values())
 
 
 def test_hints_and_hints_switched_off(server: Server, browser: Any) -> None:

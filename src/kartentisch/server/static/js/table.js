@@ -4,6 +4,8 @@
 import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {botLabel, rememberTable, rememberedTable} from "./lobby.js";
+import {PACES, arrivals, pace, pacer, setPace, setSound, soundOn, turnSignal} from "./pacing.js";
+import {felt} from "./seats.js";
 import {api, copyText, h, replace} from "./util.js";
 
 const V = 1;
@@ -15,6 +17,9 @@ export function showTable(root, {token, watcher = false}) {
     clockTimer: null, retry: 0, finishedShown: false, renderPending: false,
   };
   const view = {close, relabel: render};
+  const moved = arrivals();
+  const signal = turnSignal();
+  const queue = pacer(show, (m) => !m.full && !!m.last && (st.watcher || m.last.seat !== st.seat));
 
   // ------------------------------------------------------------------ the connection
   function connect() {
@@ -41,6 +46,8 @@ export function showTable(root, {token, watcher = false}) {
   function close() {
     st.closed = true;
     clearInterval(st.clockTimer);
+    queue.stop();
+    signal.clear();
     if (st.ws) st.ws.close();
   }
 
@@ -51,22 +58,7 @@ export function showTable(root, {token, watcher = false}) {
       st.watcher = m.role === "watcher";
       st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
     } else if (m.type === "update") {
-      const moved = !st.update || st.update.move !== m.move;
-      st.events = m.full ? m.events : st.events.concat(m.events);
-      st.update = m;
-      st.sending = false;
-      if (moved) {
-        st.hint = null;
-        mod().reset();
-        if (st.message && st.message.kind !== "foul") st.message = null;
-      }
-      for (const ev of m.events) {
-        if (ev.kind === "foul" && !m.full) {
-          st.message = {text: mod().event(ev, ui()) || "", kind: "foul"};
-        }
-      }
-      if (st.table) st.table.status = m.status;
-      renderSoon();
+      queue.push(m);
     } else if (m.type === "seats") {
       if (st.table) st.table.seats = m.seats;
       renderSoon();
@@ -77,6 +69,31 @@ export function showTable(root, {token, watcher = false}) {
     } else if (m.type === "notice") {
       say(reason(m), "warn");
     }
+  }
+
+  /** Show one update (the pacer hands them over one after another). */
+  function show(m) {
+    const changed = !st.update || st.update.move !== m.move;
+    st.events = m.full ? m.events : st.events.concat(m.events);
+    st.update = m;
+    st.sending = false;
+    if (m.full) moved.reset();
+    if (changed) {
+      st.hint = null;
+      mod().reset();
+      if (st.message && st.message.kind !== "foul") st.message = null;
+    }
+    for (const ev of m.events) {
+      if (ev.kind === "foul" && !m.full) {
+        st.message = {text: mod().event(ev, ui()) || "", kind: "foul", seat: ev.seat};
+      } else if (st.message && st.message.kind === "foul" &&
+                 (ev.kind === "turn" || ev.kind === "game_over")) {
+        st.message = null;  // the foul's turn is over: its banner goes
+      }
+    }
+    if (m.status === "finished" && st.message && st.message.kind === "foul") st.message = null;
+    if (st.table) st.table.status = m.status;
+    renderSoon();
   }
 
   // ------------------------------------------------------------------ acting
@@ -114,16 +131,22 @@ export function showTable(root, {token, watcher = false}) {
     if (box) renderStatus(box);
   }
 
+  /** A seat's name: the person's name when the seats carry one, else "Seat N". */
+  function plainName(seat) {
+    const info = st.table && st.table.seats ? st.table.seats[seat] : null;
+    return info && info.name ? info.name : t("Seat {seat}", {seat});
+  }
+
   function name(seat) {
     if (seat === null || seat === undefined) return "";
-    const base = t("Seat {seat}", {seat});
+    const base = plainName(seat);
     return seat === st.seat ? `${base} ${t("(you)")}` : base;
   }
 
   function ui() {
     return {t, tn, number, name, play, attempt, say, legal: legal(), seat: st.seat,
             acting: !!(st.update && st.update.legal.length) && !st.sending,
-            watcher: st.watcher, rerender: render, players: st.table.players};
+            watcher: st.watcher, rerender: render, players: st.table.players, events: st.events};
   }
 
   async function askHint() {
@@ -168,6 +191,13 @@ export function showTable(root, {token, watcher = false}) {
     return t("{name} is to move.", {name: name(u.to_move)});
   }
 
+  /** The clock at the seat to move: seconds left, nothing without a time limit. */
+  function seatClock() {
+    const u = st.update;
+    if (!u || u.status === "finished" || u.deadline === null) return "";
+    return t("{seconds} s", {seconds: Math.max(0, Math.ceil((u.deadline - Date.now()) / 1000))});
+  }
+
   function clockText() {
     const u = st.update;
     if (!u || u.status === "finished") return "";
@@ -176,20 +206,35 @@ export function showTable(root, {token, watcher = false}) {
     return t("{seconds} s left for this move", {seconds: left});
   }
 
-  function playersBar() {
-    const obs = st.update.observation;
-    return h("ol", {class: "players", "aria-label": t("Players")},
-      st.table.seats.map((s) => {
-        const turn = st.update.status !== "finished" && st.update.to_move === s.seat;
-        const who = s.kind === "bot" ? botLabel(s.bot) :
-          s.left ? t("person (a bot stands in)") : s.connected ? t("person (here)") :
-            t("person (away)");
-        return h("li", {class: `player${turn ? " to-move" : ""}${s.seat === st.seat ? " me" : ""}`,
-                        "aria-current": turn ? "true" : null, dataset: {seat: s.seat}},
-          h("span", {class: "player-name"}, name(s.seat)),
-          h("span", {class: "player-kind"}, who),
-          h("span", {class: "player-info"}, mod().playerInfo(obs, s.seat, ui())));
-      }));
+  /** What the felt shows at a seat: name, kind, the game's line, turn and clock. */
+  function seatInfo(seat) {
+    const u = st.update;
+    const s = st.table.seats[seat] || {seat, kind: "human"};
+    const turn = u.status !== "finished" && u.to_move === seat;
+    const bot = s.kind === "bot";
+    const kind = bot ? null : s.left ? t("person (a bot stands in)") : s.connected ? t("person (here)") :
+      t("person (away)");
+    const line = mod().playerInfo(u.observation, seat, ui());
+    return {seat, name: name(seat), initial: s.name || String(seat), bot, botMark: bot ? botLabel(s.bot) : null,
+            botShort: bot ? t("Bot") : null,
+            kind, line, toMove: turn, clock: turn ? seatClock() : "", out: mod().out(u.observation, seat),
+            label: [name(seat), bot ? botLabel(s.bot) : null, kind, line, turn ? t("to move") : null]
+              .filter(Boolean).join(", ")};
+  }
+
+  function settings() {
+    const chosen = pace();
+    const labels = {instant: t("instant"), quick: t("quick"), normal: t("normal"), slow: t("slow")};
+    return h("details", {class: "settings", dataset: {key: "settings"}},
+      h("summary", {}, t("Settings")),
+      h("label", {}, t("Pace of the other players' moves"), " ",
+        h("select", {id: "pace", onchange: (e) => {
+          setPace(Number(e.target.value));
+          if (Number(e.target.value) === 0) queue.flush();
+        }}, PACES.map(([ms, key]) => h("option", {value: ms, selected: ms === chosen}, labels[key])))),
+      h("label", {}, h("input", {type: "checkbox", id: "sound", checked: soundOn(),
+                                 onchange: (e) => setSound(e.target.checked)}),
+        " ", t("A sound when it is your turn")));
   }
 
   function logBox() {
@@ -198,10 +243,10 @@ export function showTable(root, {token, watcher = false}) {
       const text = mod().event(ev, ui());
       if (text) lines.push({text, kind: ev.kind});
     }
-    const shown = lines.slice(-150).reverse();
+    const shown = lines.slice(-150);
     return h("section", {class: "log", "aria-label": t("Log")},
       h("h2", {}, t("Log")),
-      h("ol", {id: "log", reversed: true},
+      h("ol", {id: "log", tabindex: "0", "aria-label": t("Log")},
         shown.map((l) => h("li", {class: `ev-${l.kind}`}, l.text))));
   }
 
@@ -227,7 +272,7 @@ export function showTable(root, {token, watcher = false}) {
         st.watcher ? null : h("button", {type: "button", class: "primary", id: "play-again",
                                           onclick: playAgain}, t("Play again")),
         h("a", {class: "button", href: `#replay=${encodeURIComponent(tableId)}&view=${me}`,
-                id: "replay-link"}, t("Replay this game")),
+                id: "replay-link"}, t("Step through this game")),
         h("a", {class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
                 download: `kartentisch-${tableId}.json`}, t("Download the record")),
         h("a", {class: "button", href: "#"}, t("Back to the lobby"))));
@@ -291,31 +336,38 @@ export function showTable(root, {token, watcher = false}) {
       replace(root, h("p", {class: "connecting"}, t("Connecting…")), statusBox());
       return;
     }
-    setParamHook((n, v) => mod().param(n, v, ui()));
+    setParamHook((n, v) => (n === "seat" || n === "current") && Number.isInteger(v) ? name(v) :
+      mod().param(n, v, ui()));
     const focusKey = document.activeElement && document.activeElement.dataset ?
       document.activeElement.dataset.key : null;
     const u = st.update;
     const info = ui();
-    const hintButton = st.hintsAllowed && u.legal.length ?
+    const mine = u.legal.length > 0;
+    const hintButton = st.hintsAllowed && mine ?
       h("button", {type: "button", id: "hint", dataset: {key: "hint"}, onclick: askHint}, t("Hint")) : null;
-    replace(root, h("section", {class: `table-view game-${st.table.game}`,
+    const parts = mod().board({
+      obs: u.observation, legal: u.legal, acting: info.acting, seat: st.seat,
+      finished: u.status === "finished", reveal: u.reveal || null, hint: st.hint}, info);
+    replace(root, h("section", {class: `table-view game-${st.table.game}${mine ? " my-turn" : ""}`,
                                dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch"}},
       h("div", {class: "topbar"},
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
-        h("span", {class: "move-no"}, t("move {move}", {move: u.move}))),
-      h("div", {class: `turn${u.legal.length ? " mine" : ""}`, id: "turn", role: "status"},
+        h("span", {class: "move-no"}, t("Move {move}", {move: u.move})),
+        settings()),
+      h("div", {class: `turn${mine ? " mine" : ""}`, id: "turn", role: "status"},
         h("strong", {}, turnLine()), " ", h("span", {id: "clock", class: "clock"}, clockText()),
         " ", hintButton, " ", seatButtons()),
-      playersBar(),
-      h("div", {class: "board", id: "board"}, mod().board({
-        obs: u.observation, legal: u.legal, acting: info.acting, seat: st.seat,
-        finished: u.status === "finished"}, info)),
-      statusBox(),
+      felt({players: st.table.players, me: st.watcher ? null : st.seat, seatInfo, label: t("Players")},
+        parts, [statusBox(), movesList()]),
+      parts.below || null,
       endPanel(),
-      movesList(),
       invitePanel(),
       logBox()));
+    const log = root.querySelector("#log");
+    if (log) log.scrollTop = log.scrollHeight;  // the newest line at the bottom, in view
+    moved.run(root);
+    signal.show(mine, `${st.table.title} · kartentisch`, t("Your turn"));
     if (focusKey) {
       const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
@@ -331,6 +383,7 @@ export function showTable(root, {token, watcher = false}) {
   st.clockTimer = setInterval(() => {
     const el = root.querySelector("#clock");
     if (el) el.textContent = clockText();
+    for (const at of root.querySelectorAll("[data-clock]")) at.textContent = seatClock();
   }, 250);
   render();
   connect();
