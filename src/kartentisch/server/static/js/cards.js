@@ -84,3 +84,13 @@ export function casinoWords(name, t) {
 export function casinoList(names, t) {
   return names.map((c) => casinoWords(c, t)).join(", ");
 }
+
+/** What a screen reader says for a card's button: its words, hidden from the eye (the
+ * picture beside it is hidden from the screen reader), so that the button's name is its
+ * content. */
+export function spoken(text) {
+  const span = document.createElement("span");
+  span.className = "sr-only";
+  span.textContent = text;
+  return span;
+}

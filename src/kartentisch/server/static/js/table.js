@@ -6,6 +6,7 @@ import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {botLabel, rememberTable, rememberedTable} from "./lobby.js";
 import {PACES, arrivals, pace, pacer, setPace, setSound, soundOn, turnSignal} from "./pacing.js";
 import {felt} from "./seats.js";
+import {sentenceCase} from "./words.js";
 import {api, copyText, h, replace} from "./util.js";
 
 const V = 1;
@@ -257,7 +258,7 @@ export function showTable(root, {token, watcher = false}) {
       h("summary", {}, tn("All allowed moves ({n})", "All allowed moves ({n})", moves.length)),
       h("ul", {}, moves.map((m) => h("li", {},
         h("button", {type: "button", class: "move", dataset: {move: m.text, key: `move-${m.id}`},
-                     onclick: () => play(m.id)}, mod().describeMove(m.text, ui()))))));
+                     onclick: () => play(m.id)}, sentenceCase(mod().describeMove(m.text, ui())))))));
   }
 
   function endPanel() {

@@ -15,3 +15,9 @@ export function sentence(text) {
   const first = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
   return /[.!?…:)]$/.test(first) ? first : `${first}.`;
 }
+
+/** A text with a capital first letter (a button's label made from a move's words). */
+export function sentenceCase(text) {
+  const value = String(text);
+  return value.charAt(0).toUpperCase() + value.slice(1);
+}

@@ -2,7 +2,7 @@
 // build chosen by clicking a hand card and table items, the captured piles and sweeps, and
 // the points of the pack.
 
-import {backSvg, casinoSvg, casinoWords} from "../cards.js";
+import {backSvg, casinoSvg, casinoWords, spoken} from "../cards.js";
 import {N} from "../i18n.js";
 import {h} from "../util.js";
 
@@ -110,8 +110,8 @@ function board(view, ui) {
     return h("button", {type: "button", class: `card casino${legal ? " legal" : ""}${chosen ? " selected" : ""}${hinted(c)}`,
       dataset: {item: c, key: `item-${c}`, ...(from !== undefined ? {arrive: from, arriveKey: `loose-${c}`} : {})},
       "aria-pressed": chosen ? "true" : "false",
-      "aria-label": ui.t("loose card {card}", {card: casinoWords(c, ui.t)}),
-      onclick: () => toggleItem(c, acting, ui)}, casinoSvg(c));
+      onclick: () => toggleItem(c, acting, ui)}, casinoSvg(c),
+      spoken(ui.t("loose card {card}", {card: casinoWords(c, ui.t)})));
   });
   const builds = obs.table.builds.map((b) => {
     const key = `[${b.value}]`;
@@ -121,7 +121,6 @@ function board(view, ui) {
     return h("button", {type: "button", class: `build${legal ? " legal" : ""}${chosen ? " selected" : ""}${hinted(key)}`,
       dataset: {item: key, key: `item-${key}`, arrive: b.owner, arriveKey: `build-${b.cards.join("")}`},
       "aria-pressed": chosen ? "true" : "false",
-      "aria-label": `${label}, ${ui.t("owner: {name}", {name: ui.name(b.owner)})}`,
       onclick: () => toggleItem(key, acting, ui)},
       h("span", {class: "build-head"}, label),
       h("span", {class: "cards small"}, b.cards.map((c) => card(c, ui))),
@@ -150,8 +149,8 @@ function board(view, ui) {
       return h("button", {type: "button",
         class: `card casino${legal ? " legal" : ""}${chosen ? " selected" : ""}${hint && hint.card === c ? " hinted" : ""}`,
         dataset: {card: c, key: `hand-${c}`}, "aria-pressed": chosen ? "true" : "false",
-        "aria-label": ui.t("your card {card}", {card: casinoWords(c, ui.t)}),
-        onclick: () => pickCard(c, acting, ui)}, casinoSvg(c));
+        onclick: () => pickCard(c, acting, ui)}, casinoSvg(c),
+        spoken(ui.t("your card {card}", {card: casinoWords(c, ui.t)})));
     });
     const controls = [];
     if (sel.card) {

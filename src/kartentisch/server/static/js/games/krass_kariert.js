@@ -2,7 +2,7 @@
 // neighbouring cards to play, the X value when it matters, gaps to insert a drawn card or a
 // reserve card, reserves, chips, the round so far and what must be beaten.
 
-import {backSvg, kkSvg} from "../cards.js";
+import {backSvg, kkSvg, spoken} from "../cards.js";
 import {N} from "../i18n.js";
 import {h} from "../util.js";
 
@@ -179,8 +179,8 @@ function myHand(obs, hand, moves, acting, pending, inserting, hint, ui) {
     const hinted = hint && (hint.type === "insert" || hint.type === "reserve") && hint.position === k;
     return h("button", {type: "button", class: `slot${ok ? " legal" : ""}${hinted ? " hinted" : ""}`,
                         dataset: {slot: k + 1, key: `slot-${k}`},
-                        "aria-label": ui.t("Put the card at position {position}", {position: k + 1}),
-                        onclick: () => ui.attempt(text)}, h("span", {"aria-hidden": "true"}, "▾"));
+                        onclick: () => ui.attempt(text)}, h("span", {"aria-hidden": "true"}, "▾"),
+      spoken(ui.t("Put the card at position {position}", {position: k + 1})));
   };
   hand.forEach((c, i) => {
     if (slotsFor) items.push(slot(i));
@@ -192,10 +192,10 @@ function myHand(obs, hand, moves, acting, pending, inserting, hint, ui) {
       class: `card kk${legal ? " legal" : ""}${inWindow ? " selected" : ""}${seen ? " seen" : ""}${hinted ? " hinted" : ""}`,
       dataset: {index: i + 1, card: c, key: `card-${i}`},
       "aria-pressed": inWindow ? "true" : "false",
-      "aria-label": ui.t("position {position}: {card}", {position: i + 1, card: cardLabel(c, ui)}) +
-        (seen ? ` (${ui.t("seen by the others")})` : ""),
       onclick: () => clickCard(i, acting, inserting, ui)},
-    kkSvg(c), h("span", {class: "pos", "aria-hidden": "true"}, i + 1)));
+    kkSvg(c), h("span", {class: "pos", "aria-hidden": "true"}, i + 1),
+    spoken(ui.t("position {position}: {card}", {position: i + 1, card: cardLabel(c, ui)}) +
+      (seen ? ` (${ui.t("seen by the others")})` : ""))));
   });
   if (slotsFor) items.push(slot(hand.length));
 
@@ -245,8 +245,8 @@ function myHand(obs, hand, moves, acting, pending, inserting, hint, ui) {
         return h("button", {type: "button",
           class: `card kk${legal ? " legal" : ""}${sel.reserve === r ? " selected" : ""}${hinted ? " hinted" : ""}`,
           dataset: {reserve: r + 1, key: `reserve-${r}`},
-          "aria-label": ui.t("reserve card {n}: {card}", {n: r + 1, card: cardLabel(c, ui)}),
-          onclick: () => clickReserve(r, acting, moves, ui)}, kkSvg(c));
+          onclick: () => clickReserve(r, acting, moves, ui)}, kkSvg(c),
+          spoken(ui.t("reserve card {n}: {card}", {n: r + 1, card: cardLabel(c, ui)})));
       }) : "–",
       h("span", {class: "help"}, ui.t("(fixed order; marked cards were seen by the others)"))),
     h("div", {class: "controls"}, controls));

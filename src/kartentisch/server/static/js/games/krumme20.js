@@ -1,7 +1,7 @@
 // Krumme20 at the table: double-sided cards showing the sides this player knows, the play
 // pile and its total, the special actions and the compensation, and fouls as they happen.
 
-import {backSvg, k20Svg} from "../cards.js";
+import {backSvg, k20Svg, spoken} from "../cards.js";
 import {N} from "../i18n.js";
 import {h} from "../util.js";
 
@@ -162,9 +162,8 @@ function pileButton(which, pile, moves, acting, ui) {
   return h("div", {class: "pile-box"}, h("h3", {}, title),
     h("button", {type: "button", class: `pile${acting && found.length ? " legal" : ""}`,
                  dataset: {pile: which, key: `pile-${which}`},
-                 "aria-label": `${title}: ${ui.tn("{n} card", "{n} cards", pile.length)}`,
                  onclick: () => choose(found, texts[texts.length - 1], acting, ui)},
-      face, h("span", {class: "count"}, ui.tn("{n} card", "{n} cards", pile.length))));
+      spoken(`${title}:`), face, h("span", {class: "count"}, ui.tn("{n} card", "{n} cards", pile.length))));
 }
 
 function seatBox(obs, s, me, moves, acting, hint, ui) {
@@ -177,8 +176,8 @@ function seatBox(obs, s, me, moves, acting, hint, ui) {
     const hinted = hint && ((s === me && hint.own === i) || (hint.seat === s && hint.index === i));
     return h("button", {type: "button", class: `card k20${acting && here.length ? " legal" : ""}${hinted ? " hinted" : ""}`,
       dataset: {seat: s, index: i + 1, key: `card-${s}-${i}`},
-      "aria-label": `${ui.t("card {n} of {name}", {n: i + 1, name: ui.name(s)})}: ${cardLabel(c, ui)}`,
-      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down));
+      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down),
+      spoken(`${ui.t("card {n} of {name}", {n: i + 1, name: ui.name(s)})}: ${cardLabel(c, ui)}`));
   });
   const scores = obs.scores[s].map((c, i) => {
     if (s !== me) return faceCard(c, ui);
@@ -187,8 +186,8 @@ function seatBox(obs, s, me, moves, acting, hint, ui) {
     const hinted = hint && hint.score === i;
     return h("button", {type: "button", class: `card k20${c.cross ? " cross" : ""}${acting && here.length ? " legal" : ""}${hinted ? " hinted" : ""}`,
       dataset: {score: i + 1, key: `score-${i}`},
-      "aria-label": `${ui.t("score card {n}", {n: i + 1})}: ${cardLabel(c, ui)}`,
-      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down, {cross: c.cross}));
+      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down, {cross: c.cross}),
+      spoken(`${ui.t("score card {n}", {n: i + 1})}: ${cardLabel(c, ui)}`));
   });
   const flags = [];
   if (obs.sitting_out[s] && obs.phase !== "over") flags.push(ui.t("sits out next turn"));
