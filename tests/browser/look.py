@@ -20,12 +20,12 @@ SHOWN_SELECTORS = (".message, #log li, .turn strong, .hint-result, .moves button
 COLLECT_MESSAGES = """
 window.__shown = new Set();
 new MutationObserver(() => {
-  for (const el of document.querySelectorAll(%r)) {
+  for (const el of document.querySelectorAll(SELECTORS)) {
     const text = (el.innerText || el.textContent || '').trim();
     if (text) window.__shown.add(text);
   }
 }).observe(document, {childList: true, subtree: true, characterData: true});
-""" % SHOWN_SELECTORS
+""".replace("SELECTORS", repr(SHOWN_SELECTORS))
 """An init script: every text shown in a message, log line, turn line, hint, move button or
 summary is kept in ``window.__shown`` (read with :func:`shown_messages`)."""
 
