@@ -104,6 +104,7 @@ def axe_violations(page: Any) -> list[str]:
     result: list[str] = page.evaluate("""async () => {
       const r = await axe.run(document, {resultTypes: ['violations']});
       return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        .map((v) => `${v.id} (${v.impact}): ` +
+          v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
     }""")
     return result
