@@ -42,6 +42,8 @@ PAGE_MESSAGES: Final = (
     N_("{name} took with {card}:"),
     N_("{name} took the rest of the table:"),
     N_("the build of {value}"),
+    N_("Points per scoring item"),
+    N_("Item"),
     N_("Pack {pack} is over."),
     N_("{rank} of {suit}"),
     N_("ace"),
@@ -62,6 +64,7 @@ PAGE_MESSAGES: Final = (
     N_("{move}: take a personal card of another player or a card of your own score pile."),
     # the replay
     N_("Step through this game"),
+    N_("Move {n} by {name}: {move}."),
     N_("To the start"),
     N_("Previous move"),
     N_("Next move"),

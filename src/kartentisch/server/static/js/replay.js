@@ -95,7 +95,7 @@ export function showReplay(root, params) {
     }
     const info = {...ui(), events: raw};
     const moveLine = frame.seat === null ? t("The deal, before the first move.") :
-      frame.text ? t("Move {n}: {name} plays {move}.", {n: frame.move, name: name(frame.seat), move: mod.describeMove(frame.text, info)}) :
+      frame.text ? t("Move {n} by {name}: {move}.", {n: frame.move, name: name(frame.seat), move: mod.describeMove(frame.text, info)}) :
         t("Move {n}: {name} moves.", {n: frame.move, name: name(frame.seat)});
     const finished = st.index === last && data.returns;
     const me = /^\d+$/.test(st.view) ? Number(st.view) : null;
@@ -132,7 +132,7 @@ export function showReplay(root, params) {
         h("span", {class: "help"}, t("Arrow keys: one move back or forward; Home and End: start and end."))),
       h("p", {class: "move-line", role: "status"}, moveLine),
       felt({players: data.players, me: parts.mine ? me : null, seatInfo, label: t("Players")}, parts),
-      parts.below || null,
+      finished ? null : parts.below || null,
       finished ? h("section", {class: "end"}, h("h2", {}, t("Game over")),
         mod.summary(obs, data.returns, data.reveal, info)) : null,
       h("section", {class: "log", "aria-label": t("Log")}, h("h2", {}, t("Log")),

@@ -94,7 +94,8 @@ export function showTable(root, {token, watcher = false}) {
     }
     if (m.status === "finished" && st.message && st.message.kind === "foul") st.message = null;
     if (st.table) st.table.status = m.status;
-    renderSoon();
+    if (pace() > 0 && st.table) render();  // paced: each move is drawn when its time comes
+    else renderSoon();
   }
 
   // ------------------------------------------------------------------ acting
@@ -361,7 +362,7 @@ export function showTable(root, {token, watcher = false}) {
         " ", hintButton, " ", seatButtons()),
       felt({players: st.table.players, me: st.watcher ? null : st.seat, seatInfo, label: t("Players")},
         parts, [statusBox(), movesList()]),
-      parts.below || null,
+      u.status === "finished" ? null : parts.below || null,
       endPanel(),
       invitePanel(),
       logBox()));
@@ -371,7 +372,7 @@ export function showTable(root, {token, watcher = false}) {
     signal.show(mine, `${st.table.title} · kartentisch`, t("Your turn"));
     if (focusKey) {
       const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus();
+      if (again) again.focus({preventScroll: true});
     }
   }
 

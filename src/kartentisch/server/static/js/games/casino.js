@@ -286,7 +286,23 @@ function summary(obs, returns, reveal, ui) {
     verdict ? h("p", {class: "verdict"}, verdict) : null,
     h("p", {}, ui.t("Game over. Winner: {names} with {points} points.",
                     {names: winners.map(sideName).join(", "), points: Math.max(...obs.scores)})),
+    itemTable(obs, sideName, ui),
     scoreTable(obs, ui));
+}
+
+/** The points of each scoring item over all packs, per side. */
+function itemTable(obs, sideName, ui) {
+  const sides = obs.scores.length;
+  const keys = Object.keys(ITEMS).filter((k) => k !== "total" &&
+    obs.pack_results.some((r) => r[k] && r[k].some((p) => p)));
+  if (!keys.length) return null;
+  const sum = (k, i) => obs.pack_results.reduce((acc, r) => acc + (r[k] ? r[k][i] : 0), 0);
+  return h("table", {class: "scores items"},
+    h("caption", {}, ui.t("Points per scoring item")),
+    h("thead", {}, h("tr", {}, h("th", {}, ui.t("Item")),
+      Array.from({length: sides}, (_, i) => h("th", {}, sideName(i))))),
+    h("tbody", {}, keys.map((k) => h("tr", {}, h("th", {}, ui.t(ITEMS[k])),
+      Array.from({length: sides}, (_, i) => h("td", {}, String(sum(k, i))))))));
 }
 
 function param(name, value, ui) {

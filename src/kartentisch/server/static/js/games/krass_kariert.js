@@ -121,8 +121,7 @@ function centre(obs, view, ui) {
   if (played.length) {
     parts.push(h("section", {class: "last-round", "aria-label": ui.t("Last round")},
       h("h3", {}, ui.t("Last round, won by {name}", {name: ui.name(last.winner)})),
-      h("ol", {class: "acts"}, played.map((ev) => actLine({seat: ev.seat, kind: ev.kind, ...ev.data,
-        cards: ev.data.cards}, ui)))));
+      h("ol", {class: "acts"}, played.map((ev) => actLine({...ev.data, seat: ev.seat, kind: ev.kind}, ui)))));
   }
   return h("section", {class: "round", "aria-label": ui.t("This round")}, parts);
 }
