@@ -17,7 +17,10 @@ window.__chimes = 0;
 const Context = window.AudioContext || window.webkitAudioContext;
 if (Context) {
   const make = Context.prototype.createOscillator;
-  Context.prototype.createOscillator = function () { window.__chimes += 1; return make.call(this); };
+  Context.prototype.createOscillator = function () {
+    window.__chimes += 1;
+    return make.call(this);
+  };
 }
 new MutationObserver(() => {
   const s = document.querySelector('section.table-view');
