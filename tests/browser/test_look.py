@@ -4,6 +4,7 @@ sound is on, and axe-core finds nothing serious in the lobby on a desktop and a 
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from tests.browser.conftest import Server
@@ -61,7 +62,7 @@ def test_others_moves_come_one_after_another(server: Server, browser: Any) -> No
         # every move number in between was on the screen, in order
         assert [int(move) for move, _ in shown] == list(range(start + 1, after + 1)), shown
         times = [at for _, at in shown]
-        gaps += [later - earlier for earlier, later in zip(times[1:], times[2:], strict=False)]
+        gaps += [later - earlier for earlier, later in pairwise(times[1:])]
         if len(gaps) >= 2:
             break
     assert gaps, "the bots never moved twice in a row"
