@@ -189,7 +189,7 @@ def test_lobby_creates_a_table_with_links_on_a_phone(server: Server, browser: An
     page.locator(".created a.button").first.click()
     page.wait_for_selector("section.table-view")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    save_shot(page, shots, "table-phone-krumme20", readme=True)
+    save_shot(page, shots, "table-phone-krumme20")
     context.close()
 
 
