@@ -197,5 +197,6 @@ def save_shot(page: Any, shots: Path, name: str, *, readme: bool = False) -> Pat
     page.screenshot(path=str(path), full_page=True)
     if readme and os.environ.get("KARTENTISCH_README_SHOTS") == "1":
         README_SHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")  # the first screen, as a player opens it
         page.screenshot(path=str(README_SHOTS / f"{name}.png"), full_page=False)
     return path

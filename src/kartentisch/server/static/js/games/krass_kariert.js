@@ -199,12 +199,13 @@ function myHand(obs, hand, moves, acting, pending, inserting, hint, ui) {
   if (slotsFor) items.push(slot(hand.length));
 
   const controls = [];
+  const prompt = [];  // above the hand: what the gaps are for
   if (pending !== null && pending !== undefined) {
-    controls.push(h("p", {class: "pending"}, ui.t("You drew"), " ", card(pending, {}, ui), " ",
+    prompt.push(h("p", {class: "pending"}, ui.t("You drew"), " ", card(pending, {}, ui), " ",
       ui.t("Click the gap where it goes.")));
   }
   if (sel.reserve !== null) {
-    controls.push(h("p", {class: "pending"},
+    prompt.push(h("p", {class: "pending"},
       ui.t("Click the gap where reserve card {n} goes.", {n: sel.reserve + 1})));
   }
   if (w) {
@@ -236,6 +237,7 @@ function myHand(obs, hand, moves, acting, pending, inserting, hint, ui) {
   const reserves = obs.reserves[me] || [];
   return h("section", {class: "mine", "aria-label": ui.t("Your hand")},
     h("h2", {class: "sr-only"}, ui.t("Your hand")),
+    prompt,
     h("div", {class: "hand kk-hand"}, items.length ? items : h("p", {}, ui.t("(no cards)"))),
     h("div", {class: "reserves mine-reserves"}, h("span", {}, ui.t("Your reserve")), " ",
       reserves.length ? reserves.map((c, r) => {
