@@ -55,8 +55,8 @@ from typing import Any
 import httpx
 
 from kartentisch.server.client import TableClient
-from kartentisch.server.pgtemp import Cluster, start_cluster
 from kartentisch.server.run import READY_LINE
+from kartentisch.testing.pgtemp import Cluster, start_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 

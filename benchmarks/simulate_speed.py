@@ -3,7 +3,7 @@
 The bare loop is the least any driver must do: ``legal_action_ids()``, a random pick by the
 seat's own generator, ``apply_id``. The rows play the same games (same deal seeds) through:
 
-- ``driver``: :func:`kartentisch.match.play_match` with random bots (ids, no observation);
+- ``driver``: :func:`kartentisch.bots.match.play_match` with random bots (ids, no observation);
 - ``simulate``: the simulate command's per-game work (driver + the presenter's statistics),
   via :func:`kartentisch.cli.simulate.run_simulation` in this process (``workers=1``);
 - ``bare loop, arena's deals``: the bare loop on the deals and bot seeds of the arena's
@@ -36,10 +36,10 @@ from collections.abc import Callable
 from kartentisch.arena import run_arena
 from kartentisch.arena.schedule import iter_schedule, rounded_games
 from kartentisch.bots.base import RandomBot
+from kartentisch.bots.match import play_match
 from kartentisch.cli.simulate import SimulationConfig, run_simulation
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import derive_seed
-from kartentisch.match import play_match
 
 GAMES = [("krass-kariert", 4), ("casino", 2), ("krumme20", 3)]
 

@@ -93,11 +93,11 @@ def test_a_log_of_big_words_pickles_portably(name: str) -> None:
     for _ in range(30):
         ids = state.legal_action_ids()
         state.apply_unchecked(ids[rng.randrange(len(ids))])
-    assert array(WORD_TYPE).itemsize == 8 and state._log.typecode == WORD_TYPE
-    assert max(state._log) >= 1 << 30  # words of two and more digits
+    assert array(WORD_TYPE).itemsize == 8 and state.log_words.typecode == WORD_TYPE
+    assert max(state.log_words) >= 1 << 30  # words of two and more digits
     unpickle, (game, seed, fields) = state.__reduce__()
-    assert fields[0].typecode == "Q" and list(fields[0]) == list(state._log)
+    assert fields[0].typecode == "Q" and list(fields[0]) == list(state.log_words)
     for again in (pickle.loads(pickle.dumps(state)), unpickle(game, seed, copy.deepcopy(fields))):
-        assert again._log.typecode == WORD_TYPE and again._log == state._log
+        assert again.log_words.typecode == WORD_TYPE and again.log_words == state.log_words
         assert _fingerprint(again) == _fingerprint(state)
         assert _fingerprint(_play_on(again, 5)) == _fingerprint(_play_on(state.clone(), 5))

@@ -40,21 +40,26 @@ from types import ModuleType
 from typing import Final
 
 COMPILED_MODULES: Final[tuple[str, ...]] = (
+    # Krass Kariert's rules
     "kartentisch.games.krass_kariert.tables",
     "kartentisch.games.krass_kariert.state",
     "kartentisch.games.krass_kariert.rollout",
     "kartentisch.games.krass_kariert.batch",
-    "kartentisch.rl.fast.kk_bytes",  # the research encoders' byte builders (engineer C)
+    # the research encoders' byte builders and the batch stepper's rows
+    "kartentisch.rl.fast.kk_bytes",
     "kartentisch.rl.fast.k20_bytes",
-    "kartentisch.rl.fast.casino_bytes",  # engineer R
-    "kartentisch.rl.fast.rows",  # the research batch stepper's rows' core (engineer R)
-    "kartentisch.games.krumme20.log",  # Krumme20's rules (engineer F)
+    "kartentisch.rl.fast.casino_bytes",
+    "kartentisch.rl.fast.rows",
+    # Krumme20's rules
+    "kartentisch.games.krumme20.log",
     "kartentisch.games.krumme20.state",
     "kartentisch.games.krumme20.position",
-    "kartentisch.games.casino.movegen",  # Casino's rules (engineer E)
+    # Casino's rules
+    "kartentisch.games.casino.movegen",
     "kartentisch.games.casino.log",
     "kartentisch.games.casino.state",
-    "kartentisch.games.krass_kariert.position",  # positions to JSON and back (engineer Z)
+    # positions to JSON and back
+    "kartentisch.games.krass_kariert.position",
     "kartentisch.games.casino.position",
 )
 """The modules the compiled core compiles, in one mypyc group (one shared library)."""

@@ -13,10 +13,10 @@ import typer
 from typer.testing import CliRunner
 
 from kartentisch.arena import parse_lineup, play_game, run_arena, schedule, wilson_interval
-from kartentisch.arena.cli import arena_command
 from kartentisch.arena.runner import GameTask, read_jsonl
 from kartentisch.arena.stats import outcome_flags
 from kartentisch.bots.registry import register_bot
+from kartentisch.cli.arena import arena_command
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.records import GameRecord
 

@@ -1,4 +1,4 @@
-"""The match driver (kartentisch.match): one loop for play, simulate and arena."""
+"""The match driver (kartentisch.bots.match): one loop for play, simulate and arena."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from kartentisch.bots.base import RandomBot
+from kartentisch.bots.match import BotError, GameOutcome, needs_observation, play_match
 from kartentisch.bots.registry import make_bot
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import State
 from kartentisch.core.registry import load_game
-from kartentisch.match import BotError, GameOutcome, needs_observation, play_match
 
 GAMES = [("krass-kariert", 4), ("krass-kariert", 3), ("casino", 2), ("krumme20", 3)]
 

@@ -1,4 +1,5 @@
-"""Stopping a long run with SIGTERM ends its worker processes too (Linux: reads /proc)."""
+"""Stopping a long run (SIGTERM, SIGKILL, Ctrl-C) ends its worker processes too (Linux: reads
+/proc)."""
 
 from __future__ import annotations
 
@@ -88,15 +89,19 @@ def _wait_for(condition: Callable[[], bool], seconds: float, proc: subprocess.Po
     return condition()
 
 
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
 @pytest.mark.parametrize("command", [
     ["arena", "krass-kariert", "--bots", "random*4", "--games", "20000", "--workers", "2",
      "--no-progress"],
     ["simulate", "krass-kariert", "--bots", "random,random,random,random", "--games", "20000",
      "--workers", "2"],
 ])
-def test_sigterm_stops_the_workers(command: list[str], tmp_path: Path) -> None:
-    """Waits on observable events (the handler installed, the workers in the process tree),
-    never on fixed sleeps, with generous time limits for a busy machine."""
+def test_stopping_the_run_stops_the_workers(command: list[str], stop: signal.Signals,
+                                            tmp_path: Path) -> None:
+    """SIGTERM: the run stops its workers (exit status 143). SIGKILL gives the run no chance
+    to: the workers notice by themselves (the forked workers of ``simulate`` once stayed
+    behind for good). Waits on observable events (the handler installed, the workers in the
+    process tree), never on fixed sleeps, with generous time limits for a busy machine."""
     assert Path("/proc/self/stat").exists(), "this test reads the process tree from /proc"
     proc = subprocess.Popen(
         preexec_fn=_interruptible, args=
@@ -104,23 +109,24 @@ def test_sigterm_stops_the_workers(command: list[str], tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,
         env={**os.environ, "COLUMNS": "100"},
     )
+    workers: set[int] = set()
     try:
         assert _wait_for(lambda: _catches_sigterm(proc.pid), 120, proc), (
             "the run never set up its worker pool")
         assert _wait_for(lambda: len(_alive(_descendants(proc.pid))) >= 2, 60, proc), (
             "the pool's worker processes are not in the process tree")
         workers = _alive(_descendants(proc.pid))
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+        proc.send_signal(stop)
+        assert proc.wait(timeout=120) == (128 + stop if stop == signal.SIGTERM else -stop)
         deadline = time.monotonic() + 60
         while _alive(workers) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _alive(workers), "worker processes outlived the stopped run"
+        assert not _alive(workers), f"worker processes outlived the run stopped by {stop.name}"
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for pid in _alive(_descendants(proc.pid)):
+        for pid in _alive(workers | _descendants(proc.pid)):
             os.kill(pid, signal.SIGKILL)
 
 

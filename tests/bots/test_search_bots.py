@@ -9,8 +9,7 @@ import pytest
 
 from kartentisch.bots.ismcts import ISMCTSBot, Node
 from kartentisch.bots.pimc import PIMCBot
-from kartentisch.bots.playout import parse_params
-from kartentisch.bots.registry import make_bot
+from kartentisch.bots.registry import make_bot, parse_params
 from kartentisch.core.protocol import State
 from kartentisch.core.registry import list_games, load_game
 from kartentisch.games.krass_kariert.search import evaluate as kk_evaluate

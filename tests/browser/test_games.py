@@ -43,25 +43,27 @@ SCREENS = {
 
 
 def try_an_illegal_move(page: Any, game: str) -> None:
-    """One click on something not allowed now, so that the game's explanation is among the
-    messages shown (it is checked for notation with the rest)."""
+    """A click on something not allowed now, when the position has one, so that the game's
+    explanation is among the messages shown (checked for notation with the rest)."""
+    target = None
     if game == "krass-kariert" and page.locator("#concede.unavailable").count():
-        with page.expect_response("**/api/web/explain"):
-            page.click("#concede")
+        target = "#concede"
     elif game == "krumme20" and not page.locator("button[data-pile='discard'].legal").count():
-        with page.expect_response("**/api/web/explain"):
-            page.click("button[data-pile='discard']")
+        target = "button[data-pile='discard']"
     elif game == "casino":
         page.click(".mine button.card >> nth=0")
         loose = page.locator(".casino-table button.card:not(.legal)")
-        if loose.count():
+        if page.locator("#try-trail").count():
+            target = "#try-trail"
+        elif loose.count():
             loose.first.click()
-            if page.locator("#try-capture").count():
-                with page.expect_response("**/api/web/explain"):
-                    page.click("#try-capture")
-        if page.locator(".controls [data-key='clear']").count():
-            page.click(".controls [data-key='clear']")
-    page.locator("#status .message").first.wait_for(timeout=5_000)
+            target = "#try-capture" if page.locator("#try-capture").count() else None
+    if target is not None:
+        with page.expect_response("**/api/web/explain"):
+            page.click(target)
+        page.locator("#status .message.error").wait_for(timeout=5_000)
+    if page.locator(".controls [data-key='clear']").count():
+        page.click(".controls [data-key='clear']")
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))

@@ -17,7 +17,7 @@ from kartentisch.core.errors import (
     KartentischError,
     NotYourTurnError,
 )
-from kartentisch.core.reasons import all_reasons
+from kartentisch.core.registry import all_reasons
 from kartentisch.games.casino import Build, Capture, Casino, CasinoState, Trail
 from kartentisch.games.casino.cards import DECK, parse_card
 from kartentisch.games.casino.reasons import REASONS

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kartentisch.bots.match import BotError, play_match
 from kartentisch.cli.main import app
 from kartentisch.cli.saves import unfinished_games
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
-from kartentisch.match import BotError, play_match
 
 BOTS = '''
 from kartentisch.bots.base import RandomBot

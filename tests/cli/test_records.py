@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from kartentisch.cli.messages import describe_error
 from kartentisch.core.errors import InvalidRecordError, KartentischError
-from kartentisch.core.reasons import all_reasons
 from kartentisch.core.records import (
     MAX_RECORD_BYTES,
     RECORD_DOCUMENT,
@@ -26,7 +25,7 @@ from kartentisch.core.records import (
     read_records,
     write_atomically,
 )
-from kartentisch.core.registry import list_games, load_game
+from kartentisch.core.registry import all_reasons, list_games, load_game
 from kartentisch.locale import set_language
 
 GAME = "casino"

@@ -318,7 +318,7 @@ def test_resume_can_take_another_seat(tmp_path: Path) -> None:
 
 def many_games(tmp_path: Path) -> Path:
     from kartentisch.bots import make_bot
-    from kartentisch.match import play_match
+    from kartentisch.bots.match import play_match
 
     lines = []
     for seed in (21, 22, 23):

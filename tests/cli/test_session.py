@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from kartentisch.cli.presenters import GENERIC, PRESENTERS, load_presenter
+from kartentisch.cli.presenters import GENERIC, load_presenter, presenter_modules
 from kartentisch.cli.presenters.krass_kariert import KrassKariertPresenter
 from kartentisch.cli.session import HUMAN, HumanPlayer, QuitGame, play_session, seat_names
 from kartentisch.core.errors import AmbiguousActionError, KartentischError
@@ -225,7 +225,7 @@ def test_every_registered_game_plays_in_the_terminal(name: str) -> None:
 
 
 def test_presenters_are_registered_for_known_games_only() -> None:
-    for name, module in PRESENTERS.items():
+    for name, module in presenter_modules().items():
         assert name in list_games()
         presenter = load_presenter(name)
         assert presenter.game == name and module.startswith("kartentisch.cli.presenters.")

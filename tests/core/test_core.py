@@ -24,3 +24,16 @@ def test_records_of_the_earlier_format_are_refused_not_misread() -> None:
     with pytest.raises(InvalidRecordError, match="kartentisch-record/1"):
         GameRecord.from_json(old)
     assert GameRecord.from_json({**old, "format": RECORD_FORMAT}).seed == 1
+
+
+@pytest.mark.parametrize("game_name", ["krass-kariert", "casino", "krumme20"])
+@pytest.mark.parametrize("thing", [None, 3, "p1", object()])
+def test_format_action_of_a_non_action_raises_the_games_invalid_action_error(
+        game_name: str, thing: object) -> None:
+    from kartentisch import load_game
+    from kartentisch.core.errors import InvalidActionError
+
+    game = load_game(game_name)
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(InvalidActionError, match=r"is not a .* action"):
+        game.format_action(thing, state)  # type: ignore[arg-type]

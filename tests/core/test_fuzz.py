@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from functools import cache
 from typing import Any
 
@@ -219,6 +220,24 @@ def test_parse_action_takes_any_text(data: st.DataObject) -> None:
     else:
         assert action in state.legal_actions(), f"{text!r} parsed to an illegal {action!r}"
     assert canon(state.to_json()) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_numbers_longer_than_ints_convert_are_refused_with_a_reason(name: str) -> None:
+    """Every number in every legal move of a few positions, and the build value written
+    after ``=``, replaced by 5,000 digits (past Python's 4,300-digit limit of ``int()``):
+    a coded refusal, never a ValueError (the server's explain route met one in Casino)."""
+    for state in _positions(name):
+        if state.is_terminal():
+            continue
+        game = state.game
+        texts = {game.format_action(a, state) for a in state.legal_actions()[:40]}
+        for text in sorted(texts):
+            for match in re.finditer(r"\d+", text):
+                long = text[:match.start()] + "9" * 5000 + text[match.end():]
+                with pytest.raises(KartentischError) as caught:
+                    game.parse_action(long, state)
+                _clean(caught.value)
 
 
 # ---------------------------------------------------------------------------- documents

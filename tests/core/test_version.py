@@ -9,7 +9,8 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from kartentisch import _native, about
+from kartentisch import _native
+from kartentisch.cli import version
 from kartentisch.cli.main import app
 from kartentisch.locale import set_language
 
@@ -28,7 +29,7 @@ def _version(monkeypatch: pytest.MonkeyPatch, compiled: bool, reason: str,
         set_language(None)
     assert result.exit_code == 0, result.output
     line: str = result.output.strip()
-    assert line.startswith(f"kartentisch {about.version()}, ")
+    assert line.startswith(f"kartentisch {version.version()}, ")
     return line
 
 
@@ -66,5 +67,5 @@ def test_the_real_mode_in_a_fresh_process() -> None:
     env.pop("LC_ALL", None)
     done = subprocess.run([sys.executable, "-m", "kartentisch.cli", "--version"],
                           capture_output=True, text=True, env=env, timeout=120, check=True)
-    assert done.stdout.strip() == (f"kartentisch {about.version()}, "
+    assert done.stdout.strip() == (f"kartentisch {version.version()}, "
                                    "pure Python (KARTENTISCH_PURE=1 is set)")

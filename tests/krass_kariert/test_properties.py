@@ -243,7 +243,7 @@ def test_clone_shares_nothing_mutable() -> None:
     assert s.events  # made before cloning, so the clone could share them
     c = s.clone()
     for name in KKState.__slots__:
-        if name in ("game", "_windows", "_start_table"):
+        if name in ("game", "_windows", "start_table"):
             continue  # the game and the shared move tables are never changed
         mine = {id(v) for _p, v in _mutable_parts(getattr(s, name), name)}
         for path, value in _mutable_parts(getattr(c, name), name):

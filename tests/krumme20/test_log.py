@@ -106,7 +106,7 @@ def test_the_log_is_a_few_words_per_action() -> None:
     for seed in range(5):
         state = play(Krumme20(3), seed)
         actions = len(state.history)
-        assert len(state._log) <= 4 * actions + 20  # 8 bytes a word
+        assert len(state.log_words) <= 4 * actions + 20  # 8 bytes a word
         assert len(state._ids) == actions  # one byte an action
 
 

@@ -324,10 +324,10 @@ def test_krass_kariert_vectors_with_a_stepped_memo_are_the_reference(players: in
         while not state.is_terminal():
             current = state.current_player
             for seat in [*(s for s in range(players) if s != current), current]:
-                carried += memo.log is state._log and memo.pile is state.discard
+                carried += memo.log is state.log_words and memo.pile is state.discard
                 data = kk_bytes.state_bytes(state, seat, order[seat], pads, memo)
                 assert data == enc.encode(state.observation(seat)).tobytes(), (g, seat)
-                assert memo.end == len(state._log) and memo.piled == len(state.discard)
+                assert memo.end == len(state.log_words) and memo.piled == len(state.discard)
             ids = state.legal_action_ids()
             state.apply_id(ids[rng.randrange(len(ids))])
     assert carried > 300

@@ -90,7 +90,7 @@ def test_openspiel_ismcts_plays_legal_moves_through_the_adapter(monkeypatch) -> 
 
     # registered for this test only: other tests see the registry as shipped
     monkeypatch.setitem(registry._PER_GAME, "krass-kariert",
-                        dict(registry._PER_GAME["krass-kariert"]))
+                        dict(registry._PER_GAME.get("krass-kariert", {})))
     kos.register_arena_bot()
 
     assert "openspiel-ismcts" in list_bots("krass-kariert")

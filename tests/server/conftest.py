@@ -22,8 +22,8 @@ from typing import Any
 import httpx
 import pytest
 
-from kartentisch.server.pgtemp import Cluster, ClusterError, start_cluster
 from kartentisch.server.run import READY_LINE
+from kartentisch.testing.pgtemp import Cluster, ClusterError, start_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 

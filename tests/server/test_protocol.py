@@ -93,7 +93,7 @@ def test_the_server_codes_are_among_all_reasons_without_importing_the_server() -
     library."""
     program = (
         "import sys\n"
-        "from kartentisch.core.reasons import all_reasons\n"
+        "from kartentisch.core.registry import all_reasons\n"
         "from kartentisch.server.reasons import SERVER_REASONS, WEB_REASONS\n"
         "table = all_reasons()\n"
         "assert all(table[c] == t for c, t in {**SERVER_REASONS, **WEB_REASONS}.items())\n"

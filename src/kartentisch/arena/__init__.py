@@ -1,6 +1,6 @@
 """The arena: many seeded games between bots, with seat rotation, duplicate deals and ratings.
 
-``run_arena`` is the library entry point; ``kartentisch.arena.cli.arena_command`` is the
+``run_arena`` is the library entry point; ``kartentisch.cli.arena.arena_command`` is the
 typer command the CLI mounts as ``kartentisch arena``.
 """
 
@@ -14,8 +14,8 @@ from kartentisch.arena.runner import (
 )
 from kartentisch.arena.schedule import iter_schedule, parse_lineup, schedule
 from kartentisch.arena.stats import BotStats, wilson_interval
+from kartentisch.bots.match import GameOutcome, play_match
 from kartentisch.core.rng import derive_seed
-from kartentisch.match import GameOutcome, play_match
 
 __all__ = [
     "ArenaResult",

@@ -11,8 +11,10 @@ process should react (with one clean message instead of a traceback per worker).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
@@ -50,10 +52,32 @@ def stop_on_sigterm() -> Iterator[None]:
             signal.signal(signal.SIGTERM, previous)
 
 
+PARENT_POLL_SECONDS = 0.5
+"""How often a worker looks whether the process that started it is still there."""
+
+
+def exit_with_parent() -> None:
+    """In a worker: end this process soon after its parent is gone, even mid-job.
+
+    A killed main process (SIGKILL) runs no clean-up, and a worker need not notice through its
+    pipe: a forked sibling inherits the main process's end of that pipe and keeps it open, and
+    a worker in a long job reads nothing until the job ends. A daemon thread watches the
+    parent's pid instead (an orphan is adopted by another process)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kartentisch-parent-watch", daemon=True).start()
+
+
 def _serve(conn: Connection, function: Callable[[Any], Any]) -> None:
     """A worker's loop: run ``function`` on each job received, send back the result (or the
     exception), until ``None`` arrives or the main process is gone."""
     ignore_sigint()
+    exit_with_parent()
     while True:
         try:
             job = conn.recv()

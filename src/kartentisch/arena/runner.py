@@ -3,8 +3,8 @@ index order.
 
 Each game is a :class:`GameTask`: everything a worker needs (game, options, bot specs by
 seat, seeds), so results never depend on which worker plays it or when. Workers play it with
-the match driver (:func:`kartentisch.match.play_match`) and return a
-:class:`~kartentisch.match.GameOutcome` (the returns, the bots' seconds per move, the record
+the match driver (:func:`kartentisch.bots.match.play_match`) and return a
+:class:`~kartentisch.bots.match.GameOutcome` (the returns, the bots' seconds per move, the record
 when asked for).
 
 Scheduling is lazy: tasks are made from a generator as workers become free, with a bounded
@@ -18,7 +18,6 @@ ratings and records do not depend on scheduling.
 from __future__ import annotations
 
 import json
-import math
 import signal
 import threading
 import time
@@ -33,14 +32,13 @@ import msgspec
 from kartentisch.arena.pool import WorkerPool, stop_on_sigterm, worker_pool
 from kartentisch.arena.schedule import entrant_labels, iter_schedule, parse_lineup, rounded_games
 from kartentisch.arena.stats import BotStats, Ratings, outcome_flags
-from kartentisch.bots.playout import parse_params
-from kartentisch.bots.registry import make_bot
+from kartentisch.bots.match import BotError, GameOutcome, play_match
+from kartentisch.bots.registry import build_bot
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import Game
 from kartentisch.core.records import GameRecord, read_records, write_atomically
-from kartentisch.core.registry import load_game
+from kartentisch.core.registry import descriptor, load_game
 from kartentisch.locale import _
-from kartentisch.match import BotError, GameOutcome, play_match
 
 CHUNK_SECONDS: Final = 0.2
 """About this much work goes to a worker at once (once the time per game is known)."""
@@ -68,34 +66,6 @@ class GameTask:
     """Measure every move's seconds."""
     stats: bool = False
     """Compute the presenter's game statistics."""
-
-
-def _convert(value: str) -> Any:
-    """A bot parameter's text as None, an int, a finite float or the text itself (``inf``,
-    ``nan`` and numbers too long for an int stay text, which the bot then refuses cleanly:
-    ``int(float("inf"))`` raised OverflowError, a traceback).
-
-    >>> [_convert(v) for v in ("none", "12", "0.5", "inf", "nan", "9" * 5000)][:5]
-    [None, 12, 0.5, 'inf', 'nan']
-    """
-    low = value.lower()
-    if low in ("none", "null"):
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        pass
-    try:
-        number = float(value)
-    except ValueError:
-        return value
-    return number if math.isfinite(number) else value
-
-
-def build_bot(spec: str, game: Any, seed: int) -> Any:
-    """A bot from a spec like ``ismcts`` or ``ismcts:iterations=200:rollout=heuristic``."""
-    name, params = parse_params(spec)
-    return make_bot(name, game, seed, **{k: _convert(v) for k, v in params.items()})
 
 
 _GAMES: dict[tuple[str, int, str], Game[Any, Any, Any]] = {}
@@ -133,9 +103,7 @@ def play_task(task: GameTask) -> GameOutcome:
         outcome.record = GameRecord.from_state(task.game, state, task.labels,
                                                index=task.index).to_json()
     if task.stats:
-        from kartentisch.cli.presenters import load_presenter
-
-        outcome.stats = dict(load_presenter(task.game).game_stats(state))
+        outcome.stats = dict(descriptor(task.game).statistics(state))
     outcome.state = None
     return outcome
 

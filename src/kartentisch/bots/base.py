@@ -26,7 +26,7 @@ class RandomBot:
     """Plays a uniformly random legal action.
 
     It never looks at the observation, so it declares ``needs_observation = False``: the
-    match driver (:mod:`kartentisch.match`) then passes ``None`` and the legal action *ids*,
+    match driver (:mod:`kartentisch.bots.match`) then passes ``None`` and the legal action *ids*,
     and the bot returns an id. Given the actions instead it returns an action; both pick
     the same position in the list, so a seed plays the same game either way.
     """

@@ -5,8 +5,8 @@ builds from one seat's observation. A world is the searching bot's own fiction, 
 may look at it freely (including the other seats' observations of it, which rollout bots
 need); the real state is never touched.
 
-Games may help the search with four optional hooks on the :class:`~kartentisch.core.protocol.Game`
-instance (read once into a :class:`SearchHooks`, so the core protocol is unchanged):
+Games may help the search with four optional hooks, which the game's descriptor hands out
+as one :class:`~kartentisch.core.search.SearchHooks` of declared types (read once per bot):
 
 ``evaluate(state) -> list[float]``
     An estimate of the final returns (one per seat) of a non-terminal state.
@@ -34,8 +34,9 @@ Two more optional hooks keep hot loops inside the engine (compiled with the comp
 ``random_games(seeds, rng) -> (returns, actions)``
     Many whole games of random play in one call (:func:`random_games`).
 
-Per-game defaults for the search bots come from ``game.search_defaults`` (a mapping from
-bot name to parameters), so each game keeps its tuning next to its rules and heuristics;
+Per-game defaults for the search bots come from the hooks' ``defaults`` (the game's
+``search_defaults``, a mapping from bot name to parameters), so each game keeps its tuning
+next to its rules and heuristics;
 :func:`search_config` reads them into each bot's typed configuration (``ISMCTSConfig``,
 ``PIMCConfig``), refusing unknown names.
 """
@@ -45,22 +46,16 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from kartentisch.bots.base import Bot
-
-Evaluate = Callable[[Any], list[float]]
-"""``evaluate(state)``: estimated returns, one per seat."""
-HorizonKey = Callable[[Any], Hashable]
-"""``horizon_key(state)``: a playout stops when this changes."""
-Candidates = Callable[[Any, list[int]], list[int] | None]
-"""``search_candidates(observation, ids)``: the ids worth searching, best first."""
-RolloutAction = Callable[[Any, Sequence[int], random.Random], int]
-"""``rollout_action(state, ids, rng)``: the heuristic's move on a world."""
-RunPlayout = Callable[[Any, bool, random.Random, int], int]
-"""``run_playout(state, heuristic, rng, cap)``: the playout loop inside the engine."""
+from kartentisch.core.registry import descriptor_of
+from kartentisch.core.search import (
+    RolloutAction,
+    RunPlayout,
+    SearchHooks,
+)
 
 
 # --------------------------------------------------------------------------- fast access
@@ -83,34 +78,10 @@ def apply_id(game: Any, state: Any, aid: int) -> None:
 
 
 # --------------------------------------------------------------------------- hooks
-@dataclass(frozen=True, slots=True)
-class SearchHooks:
-    """The optional search hooks of one game, read once (see the module docstring).
-
-    ``horizon_key`` is kept only together with ``evaluate``: a playout cut at a horizon
-    needs a way to score the position it stopped in.
-    """
-
-    evaluate: Evaluate | None = None
-    horizon_key: HorizonKey | None = None
-    search_candidates: Candidates | None = None
-    rollout_action: RolloutAction | None = None
-    run_playout: RunPlayout | None = None
-    """Only kept together with ``evaluate`` and ``horizon_key`` (the horizon it stops at)."""
-
-
 def search_hooks(game: Any) -> SearchHooks:
-    """The hooks ``game`` offers; a missing hook is ``None`` (full playouts, no advice)."""
-    evaluate: Evaluate | None = getattr(game, "evaluate", None)
-    horizon: HorizonKey | None = getattr(game, "horizon_key", None)
-    run: RunPlayout | None = getattr(game, "run_playout", None)
-    return SearchHooks(
-        evaluate=evaluate,
-        horizon_key=horizon if evaluate is not None else None,
-        search_candidates=getattr(game, "search_candidates", None),
-        rollout_action=getattr(game, "rollout_action", None),
-        run_playout=run if evaluate is not None and horizon is not None else None,
-    )
+    """The hooks ``game`` offers, as its descriptor declares them (a missing hook is
+    ``None``: full playouts, no advice)."""
+    return descriptor_of(game).hooks(game)
 
 
 # --------------------------------------------------------------------------- configuration
@@ -158,7 +129,7 @@ def search_config(kind: type[C], game: Any, bot: str, overrides: Mapping[str, ob
     field of ``kind`` is a mistake in the game's table or the call and raises ``TypeError``.
     """
     fields = {f.name for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
-    table: Mapping[str, Mapping[str, object]] = getattr(game, "search_defaults", None) or {}
+    table: Mapping[str, Mapping[str, Any]] = search_hooks(game).defaults
     values: dict[str, object] = dict(table.get(bot, {}))
     values.update((k, v) for k, v in overrides.items() if v is not GAME_DEFAULT)
     unknown = sorted(set(values) - fields)
@@ -333,7 +304,7 @@ def random_games(game: Any, seeds: Sequence[int],
     hook runs the loop inside the engine (compiled with the compiled core, like OpenSpiel's
     ``evaluate_bots``); the loop here is the reference it must match move for move.
     """
-    fast = getattr(game, "random_games", None)
+    fast = search_hooks(game).random_games
     if fast is not None:
         done: tuple[list[list[float]], int] = fast(seeds, rng)
         return done
@@ -364,19 +335,3 @@ def utility_scale(game: Any) -> tuple[float, float]:
     low = float(game.spec.min_utility)
     span = float(game.spec.max_utility) - low
     return low, (span if span > 0 else 1.0)
-
-
-def parse_params(text: str) -> tuple[str, dict[str, str]]:
-    """Split ``"ismcts:iterations=200:rollout=heuristic"`` into a name and parameters.
-
-    >>> parse_params("ismcts:iterations=200")
-    ('ismcts', {'iterations': '200'})
-    """
-    name, *parts = text.split(":")
-    params: dict[str, str] = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"bot parameter {part!r} in {text!r} must look like key=value")
-        params[key.strip()] = value.strip()
-    return name.strip(), params

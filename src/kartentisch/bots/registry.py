@@ -1,13 +1,16 @@
-"""Bot names to factories. Generic bots work for every game; heuristics are per game."""
+"""Bot names to factories. Generic bots work for every game; a game's own bots (its
+heuristic, say) are named in its descriptor (``GameDescriptor.bots``)."""
 
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from typing import Any
 
 from kartentisch.bots.base import Bot
-from kartentisch.core.errors import KartentischError
+from kartentisch.core.errors import KartentischError, UnknownGameError
+from kartentisch.core.registry import descriptor
 
 BotFactory = Callable[..., Bot]
 """``factory(game, seed, **params) -> Bot``."""
@@ -18,27 +21,30 @@ _GENERIC: dict[str, str] = {
     "ismcts": "kartentisch.bots.ismcts:make_ismcts",
 }
 
-_PER_GAME: dict[str, dict[str, str]] = {
-    "casino": {"heuristic": "kartentisch.games.casino.heuristic:HeuristicBot",
-               "learned": "kartentisch.rl.learned:make_learned"},
-    "krass-kariert": {"heuristic": "kartentisch.games.krass_kariert.heuristic:HeuristicBot",
-                      # numpy only (kartentisch.rl is loaded when the bot is made)
-                      "learned": "kartentisch.rl.learned:make_learned"},
-    "krumme20": {"heuristic": "kartentisch.games.krumme20.heuristic:HeuristicBot"},
-}
+_PER_GAME: dict[str, dict[str, str]] = {}
+"""Bots registered for one game at run time, beside those its descriptor names."""
+
+
+def _own_bots(game: str) -> dict[str, str]:
+    """The bots of ``game``'s own: its descriptor's, then those registered at run time."""
+    try:
+        named = dict(descriptor(game).bots)
+    except UnknownGameError:
+        named = {}
+    return {**named, **_PER_GAME.get(game, {})}
 
 
 def register_bot(name: str, target: str, game: str | None = None) -> None:
     """Register a bot factory ``"module:attr"`` for all games or for one game."""
     table = _GENERIC if game is None else _PER_GAME.setdefault(game, {})
-    if name in table:
+    if name in table or (game is not None and name in _own_bots(game)):
         raise KartentischError(f"bot {name!r} is already registered")
     table[name] = target
 
 
 def list_bots(game: str) -> list[str]:
     """Bot names available for ``game``."""
-    return sorted({*_GENERIC, *_PER_GAME.get(game, {})})
+    return sorted({*_GENERIC, *_own_bots(game)})
 
 
 def make_bot(name: str, game: Any, seed: int = 0, **params: Any) -> Bot:
@@ -48,10 +54,54 @@ def make_bot(name: str, game: Any, seed: int = 0, **params: Any) -> Bot:
     """
     game_name = game.spec.name
     key = name.strip().lower()
-    target = _PER_GAME.get(game_name, {}).get(key) or _GENERIC.get(key)
+    target = _own_bots(game_name).get(key) or _GENERIC.get(key)
     if target is None:
         raise KartentischError(
             f"unknown bot {name!r} for {game_name}; available: {', '.join(list_bots(game_name))}")
     module_name, _, attr = target.partition(":")
     factory: BotFactory = getattr(importlib.import_module(module_name), attr)
     return factory(game, seed, **params) if params else factory(game, seed)
+
+
+def parse_params(text: str) -> tuple[str, dict[str, str]]:
+    """Split ``"ismcts:iterations=200:rollout=heuristic"`` into a name and parameters.
+
+    >>> parse_params("ismcts:iterations=200")
+    ('ismcts', {'iterations': '200'})
+    """
+    name, *parts = text.split(":")
+    params: dict[str, str] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bot parameter {part!r} in {text!r} must look like key=value")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def bot_param_value(value: str) -> Any:
+    """A bot parameter's text as None, an int, a finite float or the text itself (``inf``,
+    ``nan`` and numbers too long for an int stay text, which the bot then refuses cleanly:
+    ``int(float("inf"))`` raised OverflowError, a traceback).
+
+    >>> [bot_param_value(v) for v in ("none", "12", "0.5", "inf", "nan", "9" * 5000)][:5]
+    [None, 12, 0.5, 'inf', 'nan']
+    """
+    low = value.lower()
+    if low in ("none", "null"):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return number if math.isfinite(number) else value
+
+
+def build_bot(spec: str, game: Any, seed: int) -> Any:
+    """A bot from a spec like ``ismcts`` or ``ismcts:iterations=200:rollout=heuristic``."""
+    name, params = parse_params(spec)
+    return make_bot(name, game, seed, **{k: bot_param_value(v) for k, v in params.items()})

@@ -159,9 +159,7 @@ def bot_problem(spec: str, game: Any) -> str | None:
     """Why the bot ``spec`` (``name`` or ``name:key=value:...``) cannot play ``game``, in the
     current language; ``None`` when it can. An ``ImportError`` (a bot whose module cannot be
     loaded) is passed on."""
-    from kartentisch.arena.runner import build_bot
-    from kartentisch.bots.playout import parse_params
-    from kartentisch.bots.registry import list_bots
+    from kartentisch.bots.registry import build_bot, list_bots, parse_params
 
     try:
         name, params = parse_params(spec)

@@ -24,9 +24,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kartentisch.arena.cli import make_arena_command
 from kartentisch.bots import list_bots
+from kartentisch.bots.match import BotError
 from kartentisch.cli import arguments
+from kartentisch.cli.arena import make_arena_command
 from kartentisch.cli.arguments import (
     bot_problem,
     explain,
@@ -52,12 +53,10 @@ from kartentisch.cli.session import (
     play_session,
 )
 from kartentisch.core.errors import KartentischError
-from kartentisch.core.options import describe_options
 from kartentisch.core.records import GameRecord
-from kartentisch.core.registry import game_class, list_games, load_game
+from kartentisch.core.registry import descriptor, game_class, list_games, load_game
 from kartentisch.core.rng import SEED_MAX
 from kartentisch.locale import _, current_language, ngettext, set_language
-from kartentisch.match import BotError
 
 _LANGUAGE_BEFORE = current_language()
 set_language(None)  # help texts in the environment's language; restored at the end
@@ -96,7 +95,7 @@ app = _App(
 
 def _show_version(value: bool) -> None:
     if value:  # the version and the core that runs (compiled or pure Python, and why)
-        from kartentisch.about import version_line
+        from kartentisch.cli.version import version_line
 
         use_language(None)
         typer.echo(version_line())
@@ -634,9 +633,10 @@ def simulate(
         console.print(_("The bots changed seats from game to game."))
     console.print(_("Actions per game: {mean}").format(
         mean=format_decimal(summary.mean_actions, 1)))
-    labels = presenter.stat_labels()
+    labels = descriptor(summary.game).stat_labels
     for key, value in summary.stats.items():
-        console.print(f"{escape(labels.get(key, key))}: {format_decimal(value, 2)}")
+        label = _(labels[key]) if key in labels else key
+        console.print(f"{escape(label)}: {format_decimal(value, 2)}")
     console.print(ngettext("{rate} games per second ({seconds} s, {workers} worker)",
                            "{rate} games per second ({seconds} s, {workers} workers)",
                            worker_count).format(
@@ -668,15 +668,16 @@ def rules_options(
     use_language(lang)
     console = _console()
     name = arguments.game_name(game)
-    cls = game_class(name)
-    helps = load_presenter(name).option_help()
+    described = descriptor(name)
     console.print("[bold]" + escape(_("Rules options of {game} (set with -o key=value)").format(
-        game=cls.spec.title)) + "[/]")
-    for option_name, default, allowed in describe_options(cls.options_type):
+        game=described.game_class.spec.title)) + "[/]")
+    for option in described.options():
         console.print(escape(_("{name} = {default}   (allowed: {allowed})").format(
-            name=option_name, default=default, allowed=allowed)))
-        if option_name in helps:
-            console.print("    " + escape(helps[option_name]))
+            name=option.name, default=option.default, allowed=option.allowed)))
+        console.print("    " + escape(_(option.label)) + (
+            ": " + escape(_(option.help)) if option.help else ""))
+        for value, word in option.words.items():
+            console.print("      " + escape(f"{value}: {_(word)}"))
 
 
 @app.command("games", help=_("List the games and the bots available for each."))

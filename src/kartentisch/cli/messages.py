@@ -1,7 +1,7 @@
 """Errors in the reader's language: a reason code and its params, never the English text.
 
 :func:`describe_error` looks the error's code up in every reason table
-(:func:`kartentisch.core.reasons.all_reasons`), translates the English template through the
+(:func:`kartentisch.core.registry.all_reasons`), translates the English template through the
 catalogue (the template is the message id) and fills in the params. A presenter may render
 some params in words of its own (a card's German name, a combination's description) by
 passing ``localize``; every other param is shown as it is.
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from kartentisch.core.errors import JSONValue, KartentischError, safe_repr
-from kartentisch.core.reasons import all_reasons
+from kartentisch.core.registry import all_reasons
 from kartentisch.locale import _, current_language
 
 Localize = Callable[[str, JSONValue], str | None]
@@ -111,7 +111,7 @@ def describe_error(error: KartentischError, localize: Localize | None = None) ->
 
 
 def bot_failure_text(error: KartentischError, localize: Localize | None = None) -> str:
-    """A bot's failure (:class:`kartentisch.match.BotError`) in one sentence: which bot in
+    """A bot's failure (:class:`kartentisch.bots.match.BotError`) in one sentence: which bot in
     which seat (and which game of a run) failed, and how: its exception in one line, or why
     its move is not legal (in the reader's language when the engine's reason is at hand)."""
     params = error.params

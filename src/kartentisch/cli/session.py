@@ -23,8 +23,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kartentisch.arena.runner import build_bot
 from kartentisch.bots.base import Bot
+from kartentisch.bots.match import BotError
+from kartentisch.bots.registry import build_bot
 from kartentisch.cli.messages import bot_failure_text, describe_error, format_number
 from kartentisch.cli.presenters import Presenter, seat_name
 from kartentisch.core.errors import (
@@ -36,7 +37,6 @@ from kartentisch.core.protocol import Game, Seat, State
 from kartentisch.core.records import GameRecord
 from kartentisch.core.rng import derive_seed
 from kartentisch.locale import _, ngettext
-from kartentisch.match import BotError
 
 HUMAN: Final = "human"
 """The seat kind of the person at the keyboard."""
@@ -348,9 +348,9 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
     that ``play --seed`` would not deal again), as ``play`` does with the games it saves in
     the data directory on its own.
 
-    The moves are played by :func:`kartentisch.match.play_match` (the one match driver).
+    The moves are played by :func:`kartentisch.bots.match.play_match` (the one match driver).
     """
-    from kartentisch.match import play_match
+    from kartentisch.bots.match import play_match
 
     human_seat = list(seats).index(HUMAN) if HUMAN in seats else None
     names = seat_names(seats, human_seat)

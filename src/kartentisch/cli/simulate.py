@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kartentisch.arena.pool import SIGINT_EXIT
-from kartentisch.arena.runner import GameTask, build_bot, play_task, run_tasks
+from kartentisch.arena.runner import GameTask, play_task, run_tasks
 from kartentisch.arena.stats import wilson_interval
+from kartentisch.bots.match import MAX_ACTIONS, GameOutcome
+from kartentisch.bots.registry import build_bot
 from kartentisch.cli.session import losers
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import derive_seed
-from kartentisch.match import MAX_ACTIONS, GameOutcome
 
 __all__ = ["MAX_ACTIONS", "GameOutcome", "SimulationConfig", "SimulationSummary",
            "play_game", "run_simulation"]
@@ -108,7 +109,7 @@ class SimulationSummary:
     mean_actions: float
     rotate: bool
     stats: dict[str, float]
-    """Game-specific means per game (from the presenter's ``game_stats``)."""
+    """Game-specific means per game (from the game descriptor's ``statistics``)."""
     seats: list[SeatSummary]
 
     @property

@@ -61,6 +61,47 @@ def options_to_dict(options: object) -> dict[str, Any]:
     return {name: getattr(options, name) for name in _shape(type(options))[0]}
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One rules option as people read it: its name, default and allowed values, and in
+    words (English message ids, marked with ``N_`` where the options class declares them,
+    so every reader translates them): a short ``label``, a one-line ``help``, and a word
+    for each allowed value of a choice (``words``, by the value as text).
+
+    An options class declares the words in each field's metadata: ``{"label": N_(...),
+    "help": N_(...)}``, plus ``"words": {value: N_(...)}`` beside ``"choices"`` of text.
+    """
+
+    name: str
+    default: str
+    """The default as text (``true``/``false`` for a switch)."""
+    allowed: str
+    """``true|false``, ``int``, or the choices joined by ``|``."""
+    label: str
+    help: str
+    words: Mapping[str, str]
+    """A word for each choice, by the choice as text (empty for switches and numbers)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as a plain object (the page's lobby reads it)."""
+        return {"name": self.name, "default": self.default, "allowed": self.allowed,
+                "label": self.label, "help": self.help, "words": dict(self.words)}
+
+
+def option_infos(cls: type[Any]) -> tuple[OptionInfo, ...]:
+    """Every option of the options dataclass ``cls`` with its words (see
+    :class:`OptionInfo`); a field without a label or help gets its name and ``""``."""
+    infos = []
+    for name, default, allowed in describe_options(cls):
+        metadata = _shape(cls)[0][name].metadata
+        words = metadata.get("words", {})
+        infos.append(OptionInfo(name=name, default=default, allowed=allowed,
+                                label=str(metadata.get("label", name)),
+                                help=str(metadata.get("help", "")),
+                                words={_show(value): str(word) for value, word in words.items()}))
+    return tuple(infos)
+
+
 def describe_options(cls: type[Any]) -> list[tuple[str, str, str]]:
     """List ``(name, default, allowed values)`` for help texts."""
     rows = []

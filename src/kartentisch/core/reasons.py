@@ -5,7 +5,8 @@ engine builds an error's English message from its table, so logs read well; pres
 the same code up in the gettext catalogue (the template is the message id) and fill in the
 same params in the reader's language. :data:`CORE_REASONS` holds the codes every game shares;
 each game adds its own as ``Game.reasons``. ``docs/reason-codes.md`` lists them all and a test
-keeps it, and both catalogues, in step with :func:`all_reasons`.
+keeps it, and both catalogues, in step with
+:func:`kartentisch.core.registry.all_reasons`, which gathers every table.
 
 Template fields name params; a field may not index or call anything (``{seat}``, never
 ``{seat.x}``), so rendering is safe with any params.
@@ -13,7 +14,6 @@ Template fields name params; a field may not index or call anything (``{seat}``,
 
 from __future__ import annotations
 
-import functools
 import string
 from collections.abc import Iterator, Mapping
 from typing import Final, TypeVar
@@ -133,38 +133,3 @@ CORE_REASONS: Final = Reasons(
     }
 )
 """Codes shared by every game."""
-
-
-_TABLES: dict[str, str] = {
-    "match": "kartentisch.match:MATCH_REASONS",
-    "server": "kartentisch.server.reasons:SERVER_REASONS",
-    "web": "kartentisch.server.reasons:WEB_REASONS",
-}
-"""Reason tables beyond the core's and the games': name -> ``"module:ATTRIBUTE"``, imported
-only when :func:`all_reasons` runs (such a module must import no more than this one does)."""
-
-
-def register_reasons(name: str, target: str) -> None:
-    """Register the reason table at ``"module:ATTRIBUTE"`` under ``name`` (once), so that
-    :func:`all_reasons`, the generated docs and the translation tests cover it."""
-    if name in _TABLES:
-        raise KartentischError(f"reason table {name!r} is already registered")
-    _TABLES[name] = target
-    all_reasons.cache_clear()
-
-
-@functools.cache
-def all_reasons() -> Reasons:
-    """Every reason code: the core's, every registered game's and every registered table's,
-    such as the table server's (cached; registering a game or table clears the cache)."""
-    import importlib
-
-    from kartentisch.core.registry import game_class, list_games
-
-    table = CORE_REASONS
-    for name in list_games():
-        table = table | game_class(name).reasons
-    for target in _TABLES.values():
-        module, _, attribute = target.partition(":")
-        table = table | getattr(importlib.import_module(module), attribute)
-    return table

@@ -25,7 +25,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-from kartentisch.arena.runner import build_bot
+from kartentisch.bots.registry import build_bot
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.rng import derive_seed
 from kartentisch.rl.table import SEED_LIMIT, Table, token_of

@@ -40,13 +40,14 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from kartentisch.core.registry import load_game
+from kartentisch.core.registry import descriptor, load_game
 from kartentisch.rl.encodings import ENCODINGS, Decision, Encoding, encoding_for
 
 DEFAULT_SEEDS: Final = 1 << 16
 """Chance outcomes of the opening chance node (deal seeds) unless ``seeds`` is given."""
-MAX_GAME_LENGTH: Final[dict[str, int]] = {"krass-kariert": 20_000}
-"""A generous bound on tokens per game (OpenSpiel wants one)."""
+DEFAULT_GAME_LENGTH: Final = 100_000
+"""A generous bound on tokens per game (OpenSpiel wants one), unless the game's descriptor
+gives its own (``max_game_length``)."""
 
 
 def short_name(game: str) -> str:
@@ -104,7 +105,7 @@ class KartentischSpielGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=float(spec.min_utility),
             max_utility=float(spec.max_utility),
             utility_sum=0.0 if spec.zero_sum else None,
-            max_game_length=MAX_GAME_LENGTH.get(self.game_name, 100_000),
+            max_game_length=descriptor(self.game_name).max_game_length or DEFAULT_GAME_LENGTH,
         )
         super().__init__(self.spiel_type, info, params)
 

@@ -247,17 +247,12 @@ def _no_seed() -> int:
     raise AssertionError("a table starts its games itself")
 
 
-_KINDS: Final[dict[str, int]] = {"krass-kariert": rows_core.KRASS_KARIERT,
-                                 "krumme20": rows_core.KRUMME20, "casino": rows_core.CASINO}
-"""Games whose rules and byte builders the rows' core calls natively."""
-
-
 def make_rows(game: Any, encoding: Encoding, num_rows: int,
               new_seed: Callable[[], int]) -> rows_core.Rows:
     """A rows' core (:class:`kartentisch.rl.fast.rows.Rows`) of ``num_rows`` games of
     ``game``: the three games' rules and byte builders called natively, any other game's
     through the protocol and its encoding's ``state_bytes``."""
-    kind = _KINDS.get(game.spec.name, rows_core.OTHER)
+    kind = rows_core.kind_of(game.spec.name)
     seat_order: list[list[int]] = []
     blocks: list[bytes] = []
     if kind in (rows_core.KRASS_KARIERT, rows_core.KRUMME20):

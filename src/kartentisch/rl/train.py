@@ -51,7 +51,7 @@ import numpy as np
 
 from kartentisch.arena.stats import wilson_interval
 from kartentisch.bots.registry import make_bot
-from kartentisch.core.registry import load_game
+from kartentisch.core.registry import descriptor, load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.rl.batch import BatchStepper
 from kartentisch.rl.dmc import QNetwork
@@ -471,8 +471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, nargs=2, default=[256, 128])
     parser.add_argument("--opponents", default="learner:0.6,random:0.2,heuristic:0.2")
     parser.add_argument("--target", choices=("game", "deal", "pack"), default=None,
-                        help="the return each decision learns (default: deal for Krass"
-                             " Kariert, pack for Casino, else game)")
+                        help="the return each decision learns (default: the game's own,"
+                             " from its descriptor)")
     parser.add_argument("--eval-minutes", type=float, default=5.0)
     parser.add_argument("--eval-games", type=int, default=40)
     parser.add_argument("--threads", type=int, default=1)
@@ -480,10 +480,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.out is None:
         args.out = f"runs/{args.game}"
+    described = descriptor(args.game)
     if args.target is None:
-        args.target = {"krass-kariert": "deal", "casino": "pack"}.get(args.game, "game")
-    if args.target == "pack" and args.game != "casino":
-        raise SystemExit("--target pack is for Casino only")
+        args.target = described.train_target
+    if args.target not in described.train_targets:
+        raise SystemExit(f"--target {args.target} is not one of {args.game}'s: "
+                         f"{', '.join(described.train_targets)}")
     random.seed(args.seed)
     trainer = Trainer(args)
     trainer.run()

@@ -1,6 +1,6 @@
 """The table server's reason codes and their English templates, importable without the server.
 
-:func:`kartentisch.core.reasons.all_reasons` takes these tables in (the core names this module,
+:func:`kartentisch.core.registry.all_reasons` takes these tables in (the core names this module,
 as the game registry names the games' modules), so ``docs/reason-codes.md`` lists them and the
 tests that every code reads in German cover them. This module therefore imports nothing but
 the core's reason tables: no Starlette, SQLAlchemy or websockets. ``docs/protocol.md``

@@ -6,7 +6,9 @@ these routes add what a person at a table needs and the protocol leaves out:
 - ``GET /api/web/catalogue?lang=de`` the gettext catalogue the terminal uses (every message,
   plural forms, and the English template of every reason code, which is the message id), so
   the page speaks the same words as ``kartentisch play``;
-- ``GET /api/web/games`` the games with a one-line explanation of every rules option;
+- ``GET /api/web/games`` per game its rules options with a label, a one-line explanation and
+  words for their values (from the game's descriptor; English message ids the page
+  translates);
 - ``POST /api/web/tables`` create a table as ``POST /api/tables`` does, plus whether the
   hint button is offered at it;
 - ``GET /api/web/tables/{id}`` the page's settings of a table (hints on or off);
@@ -39,9 +41,8 @@ from starlette.routing import Route
 
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import Game, Seat, State
-from kartentisch.core.reasons import N_, all_reasons
 from kartentisch.core.records import GameRecord
-from kartentisch.core.registry import load_game
+from kartentisch.core.registry import all_reasons, descriptor_of, descriptors, load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.locale import LANGUAGES, catalogue_path
 from kartentisch.server.protocol import (
@@ -63,7 +64,7 @@ HINT_SECONDS: Final = 0.6
 """How long the hint's search thinks."""
 
 # WEB_REASONS, the codes of these routes, live in kartentisch.server.reasons (no Starlette
-# there), so that kartentisch.core.reasons.all_reasons() and docs/reason-codes.md have them.
+# there), so that kartentisch.core.registry.all_reasons() and docs/reason-codes.md have them.
 
 
 def _refuse_web(code: str, /, **params: object) -> ProtocolError:
@@ -72,54 +73,17 @@ def _refuse_web(code: str, /, **params: object) -> ProtocolError:
 
 # The page's own words are listed in kartentisch.server.page_words (one module per part of
 # the page), so `python -m kartentisch.locale.update` extracts them into the catalogue.
+# What the page says about a game's options comes from the game's descriptor.
 
 
-OPTION_HELP: Final[dict[str, dict[str, str]]] = {
-    "krass-kariert": {
-        "five_player_chips": N_("Chips each player starts with in a five-player game."),
-        "x_with_x": N_("Whether two X cards may stand together in one combination."),
-        "voluntary_concession": N_("Offer the concession to a follower without reserve "
-                                   "cards even when they could still play."),
-        "next_leader_fallback": N_("Who leads when the round's winner and the next "
-                                   "highest player have no cards: the next highest "
-                                   "player, or the winner's right neighbour."),
-    },
-    "casino": {
-        "partnerships": N_("With four players: seats 0 and 2 play against 1 and 3, "
-                           "pooling captures and points."),
-        "face_cards_capture_all": N_("A jack, queen or king takes every loose card of "
-                                     "its rank at once instead of one."),
-        "trail_ban": N_("When a build's owner may not trail: on their next turn while the "
-                        "build is unchanged, or as long as they own a build."),
-        "trail_when_capture_possible": N_("Whether a card that could capture may be "
-                                          "trailed."),
-        "owner_keeps_capture_card": N_("Whether a build's owner must keep a card of its "
-                                       "value until the build is taken."),
-        "sweeps": N_("Whether clearing the table with a capture scores a point."),
-        "count_out": N_("Count points item by item after a pack; the first side to reach "
-                        "21 wins."),
-    },
-    "krumme20": {
-        "deck": N_("Deck: every pair of 0-5 with doubles four times (pairs), or the same "
-                   "number on both sides (doubles)."),
-        "target": N_("The total that scores (the base game used 10)."),
-        "play_flips": N_("A played or thrown card is turned over and counts by its former "
-                         "down side."),
-        "second_five": N_("When the second card on 15 is allowed: after any play (any) or "
-                          "only after a 5 (after_five)."),
-        "foul_keeps_action": N_("Whether a play that is a foul still grants its special "
-                                "action."),
-        "peek_own": N_("Whether players know the down sides of their own personal cards."),
-        "draw_top_visible": N_("Whether the up side of the draw pile's top card is "
-                               "visible."),
-        "end": N_("When the draw pile runs out: one more turn each (final_lap) or the "
-                  "game ends with that turn (immediate)."),
-        "turn_limit": N_("After this many turns the final lap begins (0: no limit)."),
-        "sitout_foul_reward": N_("Whether a player who sits out still gets the reward of "
-                                 "another player's foul (the rule sheet: no)."),
-    },
-}
-"""One sentence per rules option (English message ids; the page translates them)."""
+@functools.cache
+def games_words() -> dict[str, JSON]:
+    """Per game, what the lobby says about it: every rules option with its label, one-line
+    help and value words (English message ids; the page translates them), and a sentence on
+    what the returns mean."""
+    return {d.name: {"options": [o.to_json() for o in d.options()],
+                     "returns": d.returns_help, "page_module": d.page_module}
+            for d in descriptors()}
 
 
 def reason_templates() -> dict[str, str]:
@@ -211,21 +175,8 @@ def _error(error: KartentischError, status: int = 400) -> JSONResponse:
 
 # ---------------------------------------------------------------- hints
 def win_chance(game: Game[Any, Any, Any], mean: float) -> float:
-    """A mean return turned into a chance of winning, from the game's usual outcomes: a
-    loser gets ``min_utility``, a winner the share of a lone winner (or, in Krass Kariert,
-    of everybody beside one loser). An estimate: shared wins count in between."""
-    players = game.players
-    name = game.spec.name
-    if name == "krumme20":
-        low, high = 0.0, 1.0
-    elif name == "krass-kariert":
-        low, high = -1.0, 1.0 / (players - 1)
-    else:  # casino: a lone winner (or a partnership) gets what the others lose
-        sides = 2 if getattr(game.options, "partnerships", False) else players
-        low, high = -1.0, float(sides - 1) if sides > 2 else 1.0
-    if high <= low:
-        return 0.5
-    return min(1.0, max(0.0, (mean - low) / (high - low)))
+    """A mean return turned into a chance of winning, as the game's descriptor maps it."""
+    return descriptor_of(game).win_chance(game, mean)
 
 
 def compute_hint(game_name: str, players: int, options: str, seed: int, observation: Any,
@@ -258,23 +209,8 @@ def compute_hint(game_name: str, players: int, options: str, seed: int, observat
 # ---------------------------------------------------------------- replays
 def open_view(state: State[Any, Any]) -> JSON:
     """The spectator's observation with every hidden card shown (a finished game's replay
-    "with all hands open")."""
-    obs: JSON = state.observation(None).to_json()
-    full = state.to_json()
-    game = obs.get("game")
-    if game == "krass-kariert":
-        obs["public_hands"] = [[c["card"] for c in hand] for hand in full["hands"]]
-    elif game == "casino":
-        obs["hands"] = [list(hand) for hand in full["hands"]]
-    elif game == "krumme20":
-        for key, piles in (("hands", True), ("scores", True), ("ablage", False),
-                           ("abwurf", False), ("draw_pile", False)):
-            mine = obs[key] if piles else [obs[key]]
-            theirs = full[key] if piles else [full[key]]
-            for pile, full_pile in zip(mine, theirs, strict=True):
-                for card, full_card in zip(pile, full_pile, strict=True):
-                    up, down = str(full_card["card"]).split("/")
-                    card["up"], card["down"] = int(up), int(down)
+    "with all hands open"), as the game's descriptor shows it."""
+    obs = descriptor_of(state.game).open_view(state)
     obs["open"] = True
     return obs
 
@@ -344,7 +280,7 @@ def web_routes(hub: Hub) -> list[Route]:
         return JSONResponse(data, headers={"Cache-Control": "max-age=300"})
 
     async def games_route(_request: Request) -> Response:
-        return JSONResponse({"v": PROTOCOL_VERSION, "option_help": OPTION_HELP,
+        return JSONResponse({"v": PROTOCOL_VERSION, "games": games_words(),
                              "hint_seconds": HINT_SECONDS})
 
     async def create_route(request: Request) -> Response:
@@ -480,5 +416,5 @@ def web_routes(hub: Hub) -> list[Route]:
     ]
 
 
-__all__ = ["OPTION_HELP", "WEB_REASONS", "catalogue",
+__all__ = ["WEB_REASONS", "catalogue", "games_words",
            "open_view", "replay_frames", "web_routes"]

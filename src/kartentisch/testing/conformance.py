@@ -61,9 +61,9 @@ from kartentisch.core.errors import (
     NotYourTurnError,
 )
 from kartentisch.core.protocol import OBSERVATION_FORMAT, TERMINAL, Game, State
-from kartentisch.core.reasons import Reasons, all_reasons
+from kartentisch.core.reasons import Reasons
 from kartentisch.core.records import GameRecord
-from kartentisch.core.registry import load_game
+from kartentisch.core.registry import all_reasons, load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.testing.cards import count_cards
 

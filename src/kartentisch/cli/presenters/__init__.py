@@ -30,18 +30,15 @@ Adding a presenter for a new game
    ``ask_choice(error, observation)``
        For an :class:`~kartentisch.core.errors.AmbiguousActionError`: a question and the
        answers as ``(short answer, full notation, explanation)``, e.g. the X card's value.
-   ``game_stats(state)`` and ``stat_labels()``
-       Extra numbers per finished game for ``kartentisch simulate`` (e.g. deals, rounds);
-       called in worker processes, so return plain floats.
-   ``option_help()``
-       One translated sentence per rules option, for ``kartentisch rules-options``.
 
    Every user-facing string goes through ``kartentisch.locale._`` (or ``ngettext``) with
    a literal argument. ``python -m kartentisch.locale.update`` adds new messages to both
    catalogues; then translate them in ``locale/de/LC_MESSAGES/kartentisch.po``
    (``tests/cli/test_locale.py`` fails on a missing translation).
-2. Register it in :data:`PRESENTERS` below:
-   ``"<game name>": "kartentisch.cli.presenters.<module>"``.
+2. Name the module in the game's descriptor (``presenter=...`` in
+   ``games/<package>/descriptor.py``); :func:`load_presenter` finds it there. A game's
+   rules options (label, help, value words) and its per-game statistics are in the
+   descriptor too, not in the presenter.
 
 ``names`` is a list of display names by seat (``"You"``, ``"Bot 2"``, ...); use
 :func:`seat_name` for colour-coded names.
@@ -60,15 +57,9 @@ from rich.text import Text
 
 from kartentisch.cli.messages import describe_error
 from kartentisch.core.errors import AmbiguousActionError, JSONValue, KartentischError
-from kartentisch.core.protocol import Event, Game, Seat, State
+from kartentisch.core.protocol import Event, Game, Seat
+from kartentisch.core.registry import descriptors
 from kartentisch.locale import _
-
-PRESENTERS: Final[dict[str, str]] = {
-    "casino": "kartentisch.cli.presenters.casino",
-    "krass-kariert": "kartentisch.cli.presenters.krass_kariert",
-    "krumme20": "kartentisch.cli.presenters.krumme20",
-}
-"""Game registry name -> module holding ``PRESENTER``."""
 
 SEAT_STYLES: Final = ("bold green", "bold cyan", "bold magenta", "bold yellow", "bold blue",
                       "bold red")
@@ -154,29 +145,22 @@ class Presenter:
         (the standings so far), or ``None``."""
         return None
 
-    def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
-        """Extra statistics of a finished game for ``simulate`` (plain floats)."""
-        return {}
-
-    def stat_labels(self) -> dict[str, str]:
-        """Display labels of the keys :meth:`game_stats` returns."""
-        return {}
-
-    def option_help(self) -> dict[str, str]:
-        """One sentence per rules option."""
-        return {}
-
 
 GENERIC: Final = Presenter()
 
 
+def presenter_modules() -> dict[str, str]:
+    """Game name -> the module holding its ``PRESENTER``, from the games' descriptors."""
+    return {d.name: d.presenter for d in descriptors() if d.presenter is not None}
+
+
 def load_presenter(game: str) -> Presenter:
-    """The presenter registered for ``game``, or the generic one."""
-    module = PRESENTERS.get(game)
+    """The presenter the descriptor of ``game`` names, or the generic one."""
+    module = presenter_modules().get(game)
     if module is None:
         return GENERIC
     presenter: Presenter = importlib.import_module(module).PRESENTER
     return presenter
 
 
-__all__ = ["GENERIC", "PRESENTERS", "Choice", "Presenter", "load_presenter", "seat_name"]
+__all__ = ["GENERIC", "Choice", "Presenter", "load_presenter", "presenter_modules", "seat_name"]

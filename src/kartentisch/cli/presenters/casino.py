@@ -20,7 +20,7 @@ from rich.text import Text
 from kartentisch.cli.messages import describe_error
 from kartentisch.cli.presenters import Choice, Presenter, seat_name
 from kartentisch.core.errors import AmbiguousActionError, JSONValue, KartentischError
-from kartentisch.core.protocol import Event, Game, Seat, State
+from kartentisch.core.protocol import Event, Game, Seat
 from kartentisch.games.casino.actions import Build, Capture, Trail
 from kartentisch.games.casino.cards import (
     SPADES,
@@ -340,38 +340,12 @@ class CasinoPresenter(Presenter):
             for text, action in error.choices if isinstance(action, Capture | Build | Trail)]
         return _("Which move do you mean?"), answers
 
-    # ------------------------------------------------------------------ statistics
     def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:
         """Points at the end (a partnership's points shown for both partners)."""
         scores = list(observation.scores)
         sides = len(scores)
         return _("Points"), [scores[seat % 2 if sides != observation.players else seat]
                              for seat in range(observation.players)]
-
-    def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
-        results = getattr(state, "pack_results", [])
-        return {"packs": float(len(results)),
-                "points": float(sum(sum(r["total"]) for r in results) / max(len(results), 1))}
-
-    def stat_labels(self) -> dict[str, str]:
-        return {"packs": _("packs per game"), "points": _("points scored per pack")}
-
-    def option_help(self) -> dict[str, str]:
-        return {
-            "partnerships": _("With four players: seats 0 and 2 play against 1 and 3, "
-                              "pooling captures and points."),
-            "face_cards_capture_all": _("A jack, queen or king takes every loose card of "
-                                        "its rank at once instead of one."),
-            "trail_ban": _("When a build's owner may not trail: on their next turn while the "
-                           "build is unchanged, or as long as they own a build."),
-            "trail_when_capture_possible": _("Whether a card that could capture may be "
-                                             "trailed."),
-            "owner_keeps_capture_card": _("Whether a build's owner must keep a card of its "
-                                          "value until the build is taken."),
-            "sweeps": _("Whether clearing the table with a capture scores a point."),
-            "count_out": _("Count points item by item after a pack; the first side to reach "
-                           "21 wins."),
-        }
 
 
 PRESENTER: Final = CasinoPresenter()

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from kartentisch.cli.presenters import Choice, Presenter, seat_name
 from kartentisch.core.errors import AmbiguousActionError, JSONValue
-from kartentisch.core.protocol import Event, Game, Seat, State
+from kartentisch.core.protocol import Event, Game, Seat
 from kartentisch.games.krass_kariert.actions import (
     Concede,
     InsertDrawn,
@@ -390,24 +390,6 @@ class KrassKariertPresenter(Presenter):
                               for text, a in error.choices if isinstance(a, TakeReserve)]
         return super().ask_choice(error, observation)
 
-    # ------------------------------------------------------------------ statistics
-    def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
-        return {"deals": float(getattr(state, "deal", 0) + 1),
-                "rounds": float(getattr(state, "rounds", 0))}
-
-    def stat_labels(self) -> dict[str, str]:
-        return {"deals": _("deals (Durchgänge) per game"), "rounds": _("rounds per game")}
-
-    def option_help(self) -> dict[str, str]:
-        return {
-            "five_player_chips": _("Chips each player starts with in a five-player game."),
-            "x_with_x": _("Whether two X cards may stand together in one combination."),
-            "voluntary_concession": _("Offer the concession to a follower without reserve "
-                                      "cards even when they could still play."),
-            "next_leader_fallback": _("Who leads when the round's winner and the next "
-                                      "highest player have no cards: the next highest "
-                                      "player, or the winner's right neighbour."),
-        }
 
 
 PRESENTER: Final = KrassKariertPresenter()

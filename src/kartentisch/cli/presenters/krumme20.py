@@ -18,7 +18,7 @@ from rich.text import Text
 
 from kartentisch.cli.presenters import Presenter, seat_name
 from kartentisch.core.errors import JSONValue
-from kartentisch.core.protocol import Event, Game, Seat, State
+from kartentisch.core.protocol import Event, Game, Seat
 from kartentisch.games.krumme20.actions import (
     Claim33,
     ClaimSum,
@@ -376,38 +376,9 @@ class Krumme20Presenter(Presenter):
             return _(PHASE_HELP[value])
         return None
 
-    # ------------------------------------------------------------------ statistics
     def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:
         """Points at the end."""
         return _("Points"), list(observation.points)
-
-    def game_stats(self, state: State[Any, Any]) -> dict[str, float]:
-        return {"turns": float(getattr(state, "turns", 0)),
-                "fouls": float(sum(getattr(state, "fouls", []) or [0]))}
-
-    def stat_labels(self) -> dict[str, str]:
-        return {"turns": _("turns per game"), "fouls": _("fouls per game")}
-
-    def option_help(self) -> dict[str, str]:
-        return {
-            "deck": _("Deck: every pair of 0-5 with doubles four times (pairs), or the same "
-                      "number on both sides (doubles)."),
-            "target": _("The total that scores (the base game used 10)."),
-            "play_flips": _("A played or thrown card is turned over and counts by its former "
-                            "down side."),
-            "second_five": _("When the second card on 15 is allowed: after any play (any) or "
-                             "only after a 5 (after_five)."),
-            "foul_keeps_action": _("Whether a play that is a foul still grants its special "
-                                   "action."),
-            "peek_own": _("Whether players know the down sides of their own personal cards."),
-            "draw_top_visible": _("Whether the up side of the draw pile's top card is "
-                                  "visible."),
-            "end": _("When the draw pile runs out: one more turn each (final_lap) or the "
-                     "game ends with that turn (immediate)."),
-            "turn_limit": _("After this many turns the final lap begins (0: no limit)."),
-            "sitout_foul_reward": _("Whether a player who sits out still gets the reward of "
-                                    "another player's foul (the rule sheet: no)."),
-        }
 
 
 PRESENTER: Final = Krumme20Presenter()

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from kartentisch.core.errors import InvalidActionError, safe_repr
 from kartentisch.games.casino.cards import CARD_NAMES, CARD_RE, VALUES, card_name, parse_card
-from kartentisch.games.casino.reasons import move_error
+from kartentisch.games.casino.reasons import brief, move_error
 
 
 class _Offered:
@@ -575,7 +575,13 @@ def format_action(action: Action) -> str:
     '8h + 8c [8] = 8'
     >>> format_action(Trail(parse_card("Td")))
     'Td -'
+    >>> format_action(None)
+    Traceback (most recent call last):
+    ...
+    kartentisch.core.errors.InvalidActionError: None is not a Casino action
     """
+    if not isinstance(action, _Offered):
+        raise _invalid(action)  # as the other games do, not an AttributeError
     card = card_name(action.card)
     if type(action) is Trail:
         return f"{card} -"
@@ -690,11 +696,7 @@ def parse_items(text: str, raw: str) -> tuple[ItemRef, ...]:
             raise move_error(InvalidActionError, "casino.bad_items", raw.strip(),
                              rest=text[pos:].strip())
         if m.group(1):
-            value = int(m.group(1))
-            if not 1 <= value <= 10:
-                raise move_error(InvalidActionError, "casino.bad_build_value", raw.strip(),
-                                 value=value)
-            items.append(("build", value))
+            items.append(("build", _build_value(m.group(1), raw)))
         elif m.group(2):
             items.append(("card", parse_card(m.group(2) + m.group(3))))
         else:
@@ -727,9 +729,10 @@ def parse_notation(text: str) -> ParsedMove:
         return ParsedMove(_card(text, raw), "card")
     m = _MOVE_RE.match(text)
     if not m:
-        raise InvalidActionError(f"cannot read {raw!r}; moves look like: {NOTATION_HELP}",
+        shown = brief(raw.strip())
+        raise InvalidActionError(f"cannot read {shown!r}; moves look like: {NOTATION_HELP}",
                                  code="casino.unreadable",
-                                 params={"text": raw.strip(), "examples": NOTATION_HELP})
+                                 params={"text": shown, "examples": NOTATION_HELP})
     card = _card(m.group(1), raw)
     op, rest, value = m.group(2), m.group(3), m.group(4)
     if op == "x":
@@ -739,8 +742,23 @@ def parse_notation(text: str) -> ParsedMove:
         return ParsedMove(card, "capture", items if items else None)
     if value is None:
         raise move_error(InvalidActionError, "casino.needs_value", raw.strip())
-    v = int(value)
-    if not 1 <= v <= 10:
-        raise move_error(InvalidActionError, "casino.bad_build_value", raw.strip(), value=v)
+    v = _build_value(value, raw)
     items = parse_items(rest, raw)
     return ParsedMove(card, "build", items, v)
+
+
+def _build_value(digits: str, raw: str) -> int:
+    """The value 1-10 that ``digits`` write; else ``casino.bad_build_value``.
+
+    A long run of digits is refused by its length, before ``int()`` would meet Python's limit
+    on the digits of a conversion (a ``ValueError``, not a reason the player can read).
+
+    >>> _build_value("9" * 5000, "x")
+    Traceback (most recent call last):
+    ...
+    kartentisch.core.errors.InvalidActionError: 'x': a build's value is 1 to 10, not 99999999…
+    """
+    value: int | str = int(digits) if len(digits) <= 8 else digits[:8] + "…"
+    if type(value) is not int or not 1 <= value <= 10:
+        raise move_error(InvalidActionError, "casino.bad_build_value", raw.strip(), value=value)
+    return value

@@ -85,6 +85,18 @@ def plain(params: Mapping[str, object]) -> dict[str, object]:
 
 def move_error(cls: type[E], code: str, text: str, /, **params: object) -> E:
     """An error about the move written ``text``: the code's message prefixed with the move
-    (the params get ``text`` too)."""
-    params = {"text": text, **params}
-    return cls(f"{text!r}: {render(REASONS[code], plain(params))}", code=code, params=params)
+    (the params get ``text`` too; texts longer than a move are quoted cut, see :func:`brief`)."""
+    params = {key: brief(value) for key, value in {"text": text, **params}.items()}
+    return cls(f"{params['text']!r}: {render(REASONS[code], plain(params))}", code=code,
+               params=params)
+
+
+BRIEF_CHARS: Final = 60
+"""The longest piece of a player's text an error quotes (a move is far shorter)."""
+
+
+def brief(value: object) -> object:
+    """``value``, a text cut to :data:`BRIEF_CHARS` characters (ending in "…")."""
+    if isinstance(value, str) and len(value) > BRIEF_CHARS:
+        return value[:BRIEF_CHARS - 1] + "…"
+    return value

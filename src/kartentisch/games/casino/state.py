@@ -293,10 +293,11 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     __slots__ = (
         "_capture_all", "_current", "_events", "_events_at", "_every_turn", "_given",
-        "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_log", "_loose",
+        "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_loose",
         "_next", "_offered", "_plays", "_plays_at", "_reach", "_sweeps", "_trail_capturer",
         "builds", "captured", "dealer", "deck", "game", "hands", "last_capturer", "last_turn",
-        "pack", "pack_results", "phase", "scores", "seed", "sweeps", "turn", "winners",
+        "log_words", "pack", "pack_results", "phase", "scores", "seed", "sweeps", "turn",
+        "winners",
     )
 
     game: Casino
@@ -306,7 +307,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.seed = seed
         self._next = _NEXT[game.players]
         """The seat after each seat (fixed by the number of players)."""
-        self._log = new_log()
+        self.log_words = new_log()
         """What happened, compactly (see :mod:`.log`): the history and the events."""
         self._events: list[Event] = []
         """The events decoded so far (from the log's start to word ``_events_at``)."""
@@ -496,7 +497,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         later calls, so play that never reads events does not pay for them.
         """
         made = self._events
-        log = self._log
+        log = self.log_words
         at = self._events_at
         if at < len(log):
             results, sides = self.pack_results, self.game.sides
@@ -510,7 +511,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def events(self, value: list[Event]) -> None:
         # The given events stand for everything logged so far; later happenings follow.
         self._events = list(value)
-        self._events_at = len(self._log)
+        self._events_at = len(self.log_words)
 
     @property
     def history(self) -> list[Action]:
@@ -519,8 +520,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         Decoded from the log on first use and extended on later calls.
         """
         made = self._history
-        if self._history_at < len(self._log):
-            ids, self._history_at = action_ids(self._log, self._history_at)
+        if self._history_at < len(self.log_words):
+            ids, self._history_at = action_ids(self.log_words, self._history_at)
             made.extend([recent_action(i) for i in ids])
         return made
 
@@ -528,7 +529,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
     def history(self, value: list[Action]) -> None:
         # The given actions stand for everything logged so far; later plays follow.
         self._history = list(value)
-        self._history_at = self._given_at = len(self._log)
+        self._history_at = self._given_at = len(self.log_words)
         self._given = [action_id(a) for a in self._history]
 
     @property
@@ -538,25 +539,25 @@ class CasinoState(State[Action, "CasinoObservation"]):
         Read back from the game log on first use and extended on later calls (the rules
         write only the log).
         """
-        if self._plays_at < len(self._log):
-            self._plays_at = plays_from(self._log, self._plays_at, self._plays)
+        if self._plays_at < len(self.log_words):
+            self._plays_at = plays_from(self.log_words, self._plays_at, self._plays)
         return self._plays
 
     @plays.setter
     def plays(self, value: list[PlayRecord]) -> None:
         # The given records stand for the pack so far; later plays follow.
         self._plays = list(value)
-        self._plays_at = len(self._log)
+        self._plays_at = len(self.log_words)
 
     def history_ids(self) -> list[int]:
         """The ids of :attr:`history`, in order, read from the log without making actions
         (records format each id's text once)."""
-        return self._given + action_ids(self._log, self._given_at)[0]
+        return self._given + action_ids(self.log_words, self._given_at)[0]
 
     def clone(self) -> CasinoState:
         # Made through __init__ (no deal), as a class compiled with mypyc requires.
         other = CasinoState(self.game, self.seed, deal_now=False)
-        other._log = self._log[:]  # a copy of the words
+        other.log_words = self.log_words[:]  # a copy of the words
         other._events = []  # decoded afresh: a clone's events share nothing mutable
         other._events_at = 0
         other._history = self._history.copy()  # actions are immutable
@@ -596,7 +597,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         for the compiled state. The pure class takes the same path, so a pickle made in
         one mode loads in the other.
         """
-        fields = (portable(self._log), [action_id(a) for a in self._history], self._history_at,
+        fields = (portable(self.log_words), [action_id(a) for a in self._history], self._history_at,
                   self._given, self._given_at, self.pack, self.dealer, self.deck, self.hands,
                   self.loose, self._lmask, self._reach, self.builds, self.captured,
                   self.sweeps, self.last_capturer, self.turn, self.last_turn, self._plays,
@@ -687,7 +688,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             reach = self._reach
             if reach >= 0:  # the new sums: the old ones, and the old ones plus the card
                 self._reach = (reach | reach << VALUES[card]) & 0x7FF
-            self._log.append(aid << 7 | _TRAIL_SEAT[seat])
+            self.log_words.append(aid << 7 | _TRAIL_SEAT[seat])
         else:
             row = _QUICK.get(aid)
             if row is not None:  # 83% of the rest: see _QUICK
@@ -715,13 +716,13 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 if code == CODE_CAPTURE:
                     if self._sweeps and self._swept(seat):
                         aid |= FLAG
-                    self._log.append(aid << 7 | _CAPTURE_SEAT[seat])
+                    self.log_words.append(aid << 7 | _CAPTURE_SEAT[seat])
                 else:  # the build of the card's value too
                     taken = self.builds.pop(VALUES[card]).cards
                     pile += taken
                     if self._sweeps and self._swept(seat):
                         aid |= FLAG
-                    self._log.extend((aid << 7 | _CAPTURE_SEAT[seat] | _ONE_MORE,
+                    self.log_words.extend((aid << 7 | _CAPTURE_SEAT[seat] | _ONE_MORE,
                                       mask_of(taken) if _COMPILED else sum(map(_BIT, taken))))
             else:  # a build
                 if used:
@@ -731,7 +732,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                 value, raised, merged = _BUILD_CODE[code]
                 if raised:
                     value += VALUES[card]
-                log = self._log
+                log = self.log_words
                 if raised or merged:  # standing builds join: their cards logged after
                     joined = list(took)
                     head = len(log)
@@ -814,11 +815,11 @@ class CasinoState(State[Action, "CasinoObservation"]):
             hands[first].extend(got)
             hands[second].extend(more)
             left = len(deck) << 7
-            self._log.extend((word | left, sum(map(_BIT, got)),
+            self.log_words.extend((word | left, sum(map(_BIT, got)),
                               word_second | left, sum(map(_BIT, more))))
             self._current = first
             return
-        log = self._log
+        log = self.log_words
         plan = _DEALS[len(hands)][self.dealer]
         dealt = 4 * len(plan)
         left = (len(deck) - dealt) << 7
@@ -839,7 +840,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         n = self.game.players
         dealer = self.dealer
         deck = deal_order(self.seed, self.pack)
-        log = self._log
+        log = self.log_words
         self._plays = []
         self._plays_at = len(log)
         self.builds = {}
@@ -890,7 +891,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         taker = self.last_capturer if self.last_capturer >= 0 else self.dealer
         loose = self.loose
         builds = self.builds
-        log = self._log
+        log = self.log_words
         if loose or builds:
             pile = self.captured[taker]
             pile.extend(loose)
@@ -958,11 +959,11 @@ def _unpickle(game: Casino, seed: int, fields: tuple[Any, ...]) -> CasinoState:
     """The state :meth:`CasinoState.__reduce__` pickled (fields in its order); the history's
     actions are made again from their ids."""
     state = CasinoState(game, seed, deal_now=False)
-    (state._log, history, state._history_at, state._given, state._given_at, state.pack,
+    (state.log_words, history, state._history_at, state._given, state._given_at, state.pack,
      state.dealer, state.deck, state.hands, state._loose, state._lmask, state._reach,
      state.builds, state.captured, state.sweeps, state.last_capturer, state.turn,
      state.last_turn, state._plays, state._plays_at, state.scores, state.pack_results,
      state.phase, state.winners, state._current, state._legal) = fields
     state._history = [recent_action(i) for i in history]
-    state._log = native(state._log)  # pickled as "Q" (see kartentisch.core.words)
+    state.log_words = native(state.log_words)  # pickled as "Q" (see kartentisch.core.words)
     return state

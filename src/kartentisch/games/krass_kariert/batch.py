@@ -55,8 +55,8 @@ _FAST_RANDBELOW: Final = _probe_randbelow()
 
 def _legal_ids(state: KKState) -> list[int]:
     """The legal ids as a list (:meth:`KKState.legal_action_ids` without the tuple)."""
-    if state._phase == PHASE_PLAY:
-        ids: list[int] = state._generate_play(state._current, 1, ALL_IDS)
+    if state.phase_code == PHASE_PLAY:
+        ids: list[int] = state._generate_play(state.to_act, 1, ALL_IDS)
         return ids
     return state._generate_outside_play(ALL_IDS)
 
@@ -76,7 +76,7 @@ def random_games(game: KrassKariert, seeds: Sequence[int],
     fast = _FAST_RANDBELOW and type(rng) is random.Random
     for seed in seeds:
         state = game.new_initial_state(seed)
-        while state._phase != PHASE_OVER:  # the phase's code (no name compared)
+        while state.phase_code != PHASE_OVER:  # the phase's code (no name compared)
             # Speed: the index first, then the action at it; the ids are never listed.
             n = state._legal_count()
             state._apply_nth(_randbelow(getrandbits, n) if fast else randrange(n))
@@ -99,7 +99,7 @@ def run_playout(state: KKState, heuristic: bool, rng: random.Random, cap: int) -
     randrange = rng.randrange
     getrandbits = rng.getrandbits
     fast = _FAST_RANDBELOW and type(rng) is random.Random
-    while state._phase != PHASE_OVER and state.deal == deal and steps != cap:
+    while state.phase_code != PHASE_OVER and state.deal == deal and steps != cap:
         if heuristic:
             ids = _legal_ids(state)
             n = len(ids)

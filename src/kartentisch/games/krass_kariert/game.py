@@ -14,7 +14,7 @@ from kartentisch.core.errors import (
     InvalidOptionsError,
 )
 from kartentisch.core.protocol import Game, GameSpec
-from kartentisch.core.reasons import Reasons
+from kartentisch.core.reasons import N_, Reasons
 from kartentisch.games.krass_kariert import actions as acts
 from kartentisch.games.krass_kariert import batch, rollout, search
 from kartentisch.games.krass_kariert.cards import X, card_name
@@ -38,15 +38,25 @@ assert len(_NOTATION_IDS) == acts.NUM_ACTIONS
 class KKOptions:
     """Rules options where the rulebook is silent or the sources disagree."""
 
-    five_player_chips: int = field(default=2, metadata={"choices": (2, 3)})
+    five_player_chips: int = field(default=2, metadata={
+        "choices": (2, 3), "label": N_("Chips with five players"),
+        "help": N_("Chips each player starts with in a five-player game.")})
     """Chips each with five players (the rulebook: 2, or 3 for a longer game)."""
-    x_with_x: bool = False
+    x_with_x: bool = field(default=False, metadata={
+        "label": N_("X with X"),
+        "help": N_("Whether two X cards may stand together in one combination.")})
     """May two X cards stand together in one combination?"""
-    voluntary_concession: bool = True
+    voluntary_concession: bool = field(default=True, metadata={
+        "label": N_("Concession without reserve"),
+        "help": N_("Offer the concession to a follower without reserve cards even when they "
+                   "could still play.")})
     """Offer the concession to a follower without reserves even when they could play."""
-    next_leader_fallback: str = field(
-        default="next_highest", metadata={"choices": ("next_highest", "right_neighbour")}
-    )
+    next_leader_fallback: str = field(default="next_highest", metadata={
+        "choices": ("next_highest", "right_neighbour"), "label": N_("Next leader"),
+        "help": N_("Who leads when the round's winner and the next highest player have no "
+                   "cards: the next highest player, or the winner's right neighbour."),
+        "words": {"next_highest": N_("the next highest player"),
+                  "right_neighbour": N_("the winner's right neighbour")}})
     """Who leads when the winner and the second-highest player hold no card."""
 
 

@@ -223,5 +223,5 @@ def sample_world(game: Any, obs: KKObservation, rng: random.Random) -> KKState:
     state.draws_left = obs.draws_left
     state.round_winner = obs.round_winner
     state.losers = list(obs.losers)
-    state._current = obs.current_player if obs.current_player >= 0 else 0
+    state.to_act = obs.current_player if obs.current_player >= 0 else 0
     return state

@@ -719,7 +719,7 @@ def _check_turn(state: KKState, to_move: int) -> None:
             raise impossible("a player who lost the game has no chips left")
         if to_move != TERMINAL:
             raise impossible(f"'to_move' of a finished game is {TERMINAL}, not {to_move}")
-        state._current = 0
+        state.to_act = 0
         return
     if state.losers:
         raise impossible("'losers' must be empty until the game is over")
@@ -754,7 +754,7 @@ def _check_turn(state: KKState, to_move: int) -> None:
             if not state.hands[s]:
                 raise impossible(f"seat {s} has yet to act in the round but holds no card",
                                  seat=s)
-    state._current = to_move
+    state.to_act = to_move
 
 
 __all__ = [

@@ -177,26 +177,21 @@ class KKState(State[Action, "KKObservation"]):
     """
 
     __slots__ = (
-        "_acts",
-        "_acts_at",
-        "_current",
         "_events",
         "_events_from",
         "_hand_size",
         "_history",
         "_history_at",
-        "_log",
         "_orders",
-        "_phase",
         "_prefix",
-        "_start_table",
-        "_voluntary",
         "_windows",
         "act_index",
+        "acts_at",
         "best",
         "best_seat",
         "chips",
         "deal",
+        "decoded_acts",
         "discard",
         "draw_pile",
         "draws_left",
@@ -205,14 +200,19 @@ class KKState(State[Action, "KKObservation"]):
         "in_deal",
         "known",
         "leader",
+        "log_words",
         "losers",
         "nachzieh_played",
         "participants",
         "pending",
+        "phase_code",
         "reserves",
         "round_winner",
         "rounds",
         "seed",
+        "start_table",
+        "to_act",
+        "voluntary",
     )
 
     game: KrassKariert
@@ -223,7 +223,7 @@ class KKState(State[Action, "KKObservation"]):
         a reader that fills it (positions, sampled worlds)."""
         self.game = game
         self.seed = seed
-        self._log: array[int] = new_words()
+        self.log_words: array[int] = new_words()
         """The game log: one word per happening (see :mod:`.events`); also the history."""
         self._events: list[Event] = []
         """The events decoded so far (``events`` extends it)."""
@@ -252,15 +252,15 @@ class KKState(State[Action, "KKObservation"]):
         self.act_index = 0
         """How many participants have acted in this round."""
         self.leader = 0
-        self._acts: list[Act] = []
+        self.decoded_acts: list[Act] = []
         """The round's acts decoded from the log so far (``round_acts`` extends it)."""
-        self._acts_at = 0
-        """How many log words ``_acts`` covers."""
+        self.acts_at = 0
+        """How many log words ``decoded_acts`` covers."""
         self.best = NO_COMBINATION
         """Strength of the highest combination in the round (what a follower must beat)."""
         self.best_seat = -1
         self.nachzieh_played = 0
-        self._phase = PHASE_PLAY
+        self.phase_code = PHASE_PLAY
         """The phase's code (``PHASE_*``; :attr:`phase` is its name)."""
         self.pending: int | None = None
         """The card the round's winner has drawn and must insert now (phase ``draw``)."""
@@ -269,12 +269,12 @@ class KKState(State[Action, "KKObservation"]):
         self.round_winner = -1
         self.losers: list[int] = []
         """Players who lost the game (set when it ends)."""
-        self._current = 0
+        self.to_act = 0
         x_with_x = game.options.x_with_x
         # Speed: the option's tables are looked up once here, not on every move.
         self._windows = WINDOW_TABLES[x_with_x]
-        self._start_table = START_TABLES[x_with_x]
-        self._voluntary: bool = game.options.voluntary_concession
+        self.start_table = START_TABLES[x_with_x]
+        self.voluntary: bool = game.options.voluntary_concession
         self._hand_size: int = game.hand_size
         self._orders = ROUND_ORDER[n]
         """Per leader, the seats in playing order (:data:`tables.ROUND_ORDER` for ``n``)."""
@@ -292,7 +292,7 @@ class KKState(State[Action, "KKObservation"]):
         """
         made = self._events
         prefix = self._prefix
-        log = self._log
+        log = self.log_words
         start = self._events_from
         if len(made) < len(prefix) + len(log) - start:
             if len(made) < len(prefix):
@@ -304,7 +304,7 @@ class KKState(State[Action, "KKObservation"]):
     def events(self, value: list[Event]) -> None:
         # The given events replace those so far; later happenings follow them.
         self._prefix = tuple(value)
-        self._events_from = len(self._log)
+        self._events_from = len(self.log_words)
         self._events = []
 
     @property
@@ -315,7 +315,7 @@ class KKState(State[Action, "KKObservation"]):
         first use and extended on later calls.
         """
         made = self._history
-        log = self._log
+        log = self.log_words
         at = self._history_at
         if at < len(log):
             for w in log[at:]:
@@ -328,7 +328,7 @@ class KKState(State[Action, "KKObservation"]):
     def history(self, value: list[Action]) -> None:
         # The given actions replace those so far; later moves follow them.
         self._history = list(value)
-        self._history_at = len(self._log)
+        self._history_at = len(self.log_words)
 
     def history_ids(self) -> list[int]:
         """The ids of :attr:`history`, in order, without decoding the log into actions
@@ -337,7 +337,7 @@ class KKState(State[Action, "KKObservation"]):
         for action in self._history:  # decoded (or assigned) so far
             i = SHARED_IDS.get(id(action))
             out.append(self.game.action_to_id(action) if i is None else i)
-        log = self._log
+        log = self.log_words
         for w in log[self._history_at :]:
             if w & 15 <= CONCEDE:
                 out.append(w >> PAYLOAD_SHIFT & ID_MASK)
@@ -347,11 +347,11 @@ class KKState(State[Action, "KKObservation"]):
     def phase(self) -> str:
         """The phase: :data:`PLAY`, :data:`DRAW` or :data:`OVER` (kept as a code, see
         :data:`PHASE_PLAY`)."""
-        return _PHASE_NAMES[self._phase]
+        return _PHASE_NAMES[self.phase_code]
 
     @phase.setter
     def phase(self, value: str) -> None:
-        self._phase = _PHASE_CODES[value]
+        self.phase_code = _PHASE_CODES[value]
 
     @property
     def round_acts(self) -> list[Act]:
@@ -362,35 +362,35 @@ class KKState(State[Action, "KKObservation"]):
         writes the word and this list is decoded from the log on first use and extended
         on later calls (a caller may append to it, as the position reader does).
         """
-        acts = self._acts
-        log = self._log
+        acts = self.decoded_acts
+        log = self.log_words
         end = len(log)
-        at = self._acts_at
+        at = self.acts_at
         if at < end:
             for i in range(at, end):
                 w: int = log[i]
                 if w & 15 <= RESERVE:
                     acts.append(_act_of(w))
-            self._acts_at = end
+            self.acts_at = end
         return acts
 
     @round_acts.setter
     def round_acts(self, value: list[Act]) -> None:
         # The given acts replace those so far; later acts follow them.
-        self._acts = value
-        self._acts_at = len(self._log)
+        self.decoded_acts = value
+        self.acts_at = len(self.log_words)
 
     @property
     def current_player(self) -> Seat:
-        return TERMINAL if self._phase == PHASE_OVER else self._current
+        return TERMINAL if self.phase_code == PHASE_OVER else self.to_act
 
     def is_terminal(self) -> bool:
-        return self._phase == PHASE_OVER
+        return self.phase_code == PHASE_OVER
 
     def returns(self) -> list[float]:
         """-1 for each loser; the winners share the losers' loss equally (zero-sum)."""
         n = self.game.players
-        if self._phase != PHASE_OVER:
+        if self.phase_code != PHASE_OVER:
             return [0.0] * n
         k = len(self.losers)
         win = k / (n - k)
@@ -403,16 +403,16 @@ class KKState(State[Action, "KKObservation"]):
         cards by target position, then the concession; in phase ``draw`` the insertion
         positions from the front.
         """
-        if self._phase == PHASE_PLAY:
-            return tuple(self._generate_play(self._current, 1, ALL_IDS))
+        if self.phase_code == PHASE_PLAY:
+            return tuple(self._generate_play(self.to_act, 1, ALL_IDS))
         return tuple(self._generate_outside_play(ALL_IDS))
 
     def legal_actions(self) -> list[Action]:
         # Speed: the shared action objects straight from the tables (no decoding of ids),
         # made afresh on every call (cheaper than keeping them): ``apply`` checks one
         # action with :meth:`is_legal_id` and never needs the whole list.
-        if self._phase == PHASE_PLAY:
-            return self._generate_play(self._current, 2, ACTIONS)
+        if self.phase_code == PHASE_PLAY:
+            return self._generate_play(self.to_act, 2, ACTIONS)
         return self._generate_outside_play(ACTIONS)
 
     def apply(self, action: object, *, seat: object = None) -> None:
@@ -426,7 +426,7 @@ class KKState(State[Action, "KKObservation"]):
         may be passed and must get the core's errors (compiled, a narrower annotation would
         raise ``TypeError`` first).
         """
-        if seat is not None or self._phase == PHASE_OVER:
+        if seat is not None or self.phase_code == PHASE_OVER:
             check: Any = self.check_actor  # untyped: compiled, a typed call would refuse a
             check(seat)  # bad seat with TypeError before check_seat says what is wrong
         aid = SHARED_IDS.get(id(action))
@@ -438,7 +438,7 @@ class KKState(State[Action, "KKObservation"]):
         """Apply the action with id ``aid``; raises like the core's
         :meth:`~kartentisch.core.protocol.State.apply_id` (the same checks, compiled with
         the rest, see :meth:`apply`)."""
-        if seat is not None or self._phase == PHASE_OVER:
+        if seat is not None or self.phase_code == PHASE_OVER:
             check: Any = self.check_actor  # untyped: compiled, a typed call would refuse a
             check(seat)  # bad seat with TypeError before check_seat says what is wrong
         if type(aid) is not int or not 0 <= aid < NUM_ACTIONS:
@@ -462,7 +462,7 @@ class KKState(State[Action, "KKObservation"]):
         compiled with mypyc requires; every field is then overwritten.
         """
         other = KKState(self.game, self.seed, deal_now=False)
-        other._log = self._log[:]
+        other.log_words = self.log_words[:]
         other._prefix = self._prefix  # a tuple: each state decodes its own copies
         other._events_from = self._events_from
         other._history = self._history.copy()
@@ -479,19 +479,19 @@ class KKState(State[Action, "KKObservation"]):
         other.participants = self.participants.copy()
         other.act_index = self.act_index
         other.leader = self.leader
-        other._acts = self._acts.copy()
-        other._acts_at = self._acts_at
+        other.decoded_acts = self.decoded_acts.copy()
+        other.acts_at = self.acts_at
         other.best = self.best
         other.best_seat = self.best_seat
         other.nachzieh_played = self.nachzieh_played
-        other._phase = self._phase
+        other.phase_code = self.phase_code
         other.pending = self.pending
         other.draws_left = self.draws_left
         other.round_winner = self.round_winner
         other.losers = self.losers.copy()
-        other._current = self._current
+        other.to_act = self.to_act
         other._windows = self._windows  # shared read-only tables
-        other._start_table = self._start_table
+        other.start_table = self.start_table
         return other
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -504,12 +504,12 @@ class KKState(State[Action, "KKObservation"]):
         for the compiled state. The pure class takes the same path, so a pickle made in
         one mode loads in the other.
         """
-        fields = (portable(self._log), self._prefix, self._events_from, self._history,
+        fields = (portable(self.log_words), self._prefix, self._events_from, self._history,
                   self._history_at, self.chips, self.deal, self.rounds, self.hands, self.known,
                   self.reserves, self.draw_pile, self.discard, self.in_deal, self.participants,
                   self.act_index, self.leader, self.round_acts, self.best, self.best_seat,
                   self.nachzieh_played, self.phase, self.pending, self.draws_left,
-                  self.round_winner, self.losers, self._current)
+                  self.round_winner, self.losers, self.to_act)
         return (_unpickle, (self.game, self.seed, fields))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> KKState:
@@ -546,13 +546,13 @@ class KKState(State[Action, "KKObservation"]):
         Here and in :meth:`_generate_play` one code path serves both, so the two lists
         cannot disagree.
         """
-        if self._phase == PHASE_DRAW:  # the drawn card may go anywhere, front (0) to back (n)
-            return list(column[INSERT_BASE : INSERT_BASE + len(self.hands[self._current]) + 1])
+        if self.phase_code == PHASE_DRAW:  # the drawn card may go anywhere, front (0) to back (n)
+            return list(column[INSERT_BASE : INSERT_BASE + len(self.hands[self.to_act]) + 1])
         return []
 
     def _generate_play(self, seat: int, k: Literal[1, 2], column: Sequence[Any]) -> list[Any]:
         """The legal moves in phase ``play``: the ids (``k`` = 1) or actions (``k`` = 2)."""
-        table = self._start_table
+        table = self.start_table
         entries = table.entries  # speed: index the list, fill through ``at`` when empty
         hand = self.hands[seat]
         n = len(hand)
@@ -587,7 +587,7 @@ class KKState(State[Action, "KKObservation"]):
                     continue  # the same card twice: one distinct move
                 base = RESERVE_BASE + r * RESERVE_STRIDE
                 out.extend(column[base : base + n + 1])
-        elif self._voluntary or not out:
+        elif self.voluntary or not out:
             out.append(column[CONCEDE_ID])
         return out
 
@@ -601,13 +601,13 @@ class KKState(State[Action, "KKObservation"]):
         play anything: the count of plays beating no combination). Compiled, the ``i64``
         variables are machine integers.
         """
-        seat = self._current
+        seat = self.to_act
         hand = self.hands[seat]
         n: i64 = len(hand)
-        phase = self._phase
+        phase = self.phase_code
         if phase != PHASE_PLAY:
             return n + 1 if phase == PHASE_DRAW else 0
-        table = self._start_table
+        table = self.start_table
         counts = table.counts
         follower = self.act_index != 0
         rank: i64 = self.best + 1 if follower else 0
@@ -635,7 +635,7 @@ class KKState(State[Action, "KKObservation"]):
                 for r, card in enumerate(reserves):
                     if not r or card != first:  # the same card twice: one distinct move
                         total += n + 1
-            elif self._voluntary or not total:
+            elif self.voluntary or not total:
                 total += 1
         return total
 
@@ -646,13 +646,13 @@ class KKState(State[Action, "KKObservation"]):
         Walks the starts as :meth:`_legal_count` does until the index falls into one; a
         play's strength comes from the same entry (no second look into the table).
         """
-        if self._phase != PHASE_PLAY:  # phase draw: the insertion positions from the front
+        if self.phase_code != PHASE_PLAY:  # phase draw: the insertion positions from the front
             self.apply_unchecked(INSERT_BASE + index)
             return
-        seat = self._current
+        seat = self.to_act
         hand = self.hands[seat]
         n: i64 = len(hand)
-        table = self._start_table
+        table = self.start_table
         counts = table.counts
         rank: i64 = self.best + 1 if self.act_index != 0 else 0
         left: i64 = index
@@ -694,8 +694,8 @@ class KKState(State[Action, "KKObservation"]):
         play), so :meth:`apply` costs the same however many moves there are; a property
         test holds it to :meth:`legal_action_ids` for every id.
         """
-        phase = self._phase
-        hand = self.hands[self._current]
+        phase = self.phase_code
+        hand = self.hands[self.to_act]
         if phase == PHASE_DRAW:
             return INSERT_BASE <= aid <= INSERT_BASE + len(hand)
         if phase != PHASE_PLAY:
@@ -704,21 +704,21 @@ class KKState(State[Action, "KKObservation"]):
             start = aid // PLAYS_PER_START
             if start >= len(hand):
                 return False
-            entry = entry_at(self._start_table, hand, start)
+            entry = entry_at(self.start_table, hand, start)
             rank = entry[3][aid - start * PLAYS_PER_START]  # 1 + its place, strongest first
             if not rank:
                 return False
             return self.act_index == 0 or rank <= entry[0][self.best + 1]
         if self.act_index == 0 or INSERT_BASE <= aid < CONCEDE_ID:
             return False  # a leader only plays; insertions belong to phase draw
-        reserves = self.reserves[self._current]
+        reserves = self.reserves[self.to_act]
         if aid == CONCEDE_ID:
             if reserves:
                 return False
-            if self._voluntary:
+            if self.voluntary:
                 return True
             best = self.best + 1
-            table = self._start_table
+            table = self.start_table
             return not any(entry_at(table, hand, i)[0][best] for i in range(len(hand)))
         r, position = divmod(aid - RESERVE_BASE, RESERVE_STRIDE)
         return (r < len(reserves) and position <= len(hand)
@@ -733,11 +733,11 @@ class KKState(State[Action, "KKObservation"]):
         Speed: a play is decided and applied from one look into the move table (the two
         methods would each look up its entry).
         """
-        if aid < RESERVE_BASE and self._phase == PHASE_PLAY:
-            hand = self.hands[self._current]
+        if aid < RESERVE_BASE and self.phase_code == PHASE_PLAY:
+            hand = self.hands[self.to_act]
             start = PLAY_START[aid]
             if start < len(hand):
-                entry = entry_at(self._start_table, hand, start)
+                entry = entry_at(self.start_table, hand, start)
                 rank = entry[3][aid - start * PLAYS_PER_START]  # 1 + its place, 0: none
                 if rank and (self.act_index == 0 or rank <= entry[0][self.best + 1]):
                     self._play(aid, entry[4][rank - 1])
@@ -759,10 +759,10 @@ class KKState(State[Action, "KKObservation"]):
             # Its strength from the move table (its place among the plays of these cards;
             # cheaper than hashing the cards and the declaration).
             start = PLAY_START[aid]
-            entry = entry_at(self._start_table, self.hands[self._current], start)
+            entry = entry_at(self.start_table, self.hands[self.to_act], start)
             self._play(aid, entry[4][entry[3][aid - start * PLAYS_PER_START] - 1])
             return
-        seat = self._current
+        seat = self.to_act
         hand = self.hands[seat]
         # One log word per move (see :mod:`.events`), with the parts fixed by the id
         # precomputed (``ACT_WORDS``).
@@ -772,7 +772,7 @@ class KKState(State[Action, "KKObservation"]):
             card = self.reserves[seat].pop(0 if aid < RESERVE_BASE + RESERVE_STRIDE else 1)
             hand.insert(position, card)
             self.known[seat].insert(position, True)  # taken face up: the table saw where
-            self._log.append(word | RESERVE | card << CARDS_SHIFT)  # the act (round_acts)
+            self.log_words.append(word | RESERVE | card << CARDS_SHIFT)  # the act (round_acts)
             self._next_actor()
         elif aid < CONCEDE_ID:  # the drawn card inserted
             drawn = self.pending
@@ -783,7 +783,7 @@ class KKState(State[Action, "KKObservation"]):
             position = TARGET_OF[aid]
             hand.insert(position, drawn)
             self.known[seat].insert(position, False)  # the table saw where, not what
-            self._log.append(word | INSERT | drawn << POSITION_SHIFT)
+            self.log_words.append(word | INSERT | drawn << POSITION_SHIFT)
             self.pending = None
             self.draws_left -= 1
             if self.draws_left:
@@ -791,7 +791,7 @@ class KKState(State[Action, "KKObservation"]):
             else:
                 self._finish_round()
         else:  # a follower without reserve cards gives up the deal
-            self._log.append(word | CONCEDE)
+            self.log_words.append(word | CONCEDE)
             self._end_deal([seat])
 
     def _play(self, aid: int, value: int) -> None:
@@ -801,7 +801,7 @@ class KKState(State[Action, "KKObservation"]):
         The act is its log word (:attr:`round_acts` decodes it when read). Speed: the
         cards leave the hand one by one (a pop each, no slices or tuples made).
         """
-        seat = self._current
+        seat = self.to_act
         hand = self.hands[seat]
         known = self.known[seat]
         discard = self.discard  # the round's cards lie on the Ablagestapel
@@ -811,7 +811,7 @@ class KKState(State[Action, "KKObservation"]):
         known.pop(start)
         discard.append(first)
         if first == STOPP:  # ends the round at once; the Stopp player wins it
-            self._log.append(word | STOPP_ACT | first << CARDS_SHIFT)
+            self.log_words.append(word | STOPP_ACT | first << CARDS_SHIFT)
             self.act_index += 1
             self._end_round(seat)
             return
@@ -834,7 +834,7 @@ class KKState(State[Action, "KKObservation"]):
             self.best = value
             self.best_seat = seat
             word |= COMBINATION | (value + 1) << STRENGTH_SHIFT | packed << CARDS_SHIFT
-        self._log.append(word)
+        self.log_words.append(word)
         self._next_actor()
 
     def _next_actor(self) -> None:
@@ -844,7 +844,7 @@ class KKState(State[Action, "KKObservation"]):
         index = self.act_index = self.act_index + 1
         participants = self.participants
         if index < len(participants):
-            self._current = participants[index]
+            self.to_act = participants[index]
         else:
             best_seat = self.best_seat
             self._end_round(best_seat if best_seat >= 0 else self.leader)
@@ -852,12 +852,12 @@ class KKState(State[Action, "KKObservation"]):
     def _end_round(self, winner: int) -> None:
         self.round_winner = winner
         nachzieh = self.nachzieh_played
-        self._log.append(ROUND_WON | (winner + 1) << SEAT_SHIFT | nachzieh << PAYLOAD_SHIFT)
+        self.log_words.append(ROUND_WON | (winner + 1) << SEAT_SHIFT | nachzieh << PAYLOAD_SHIFT)
         if nachzieh:
             # The winner draws 3 cards per Nachzieh, one at a time, even with an empty hand.
-            self._phase = PHASE_DRAW
+            self.phase_code = PHASE_DRAW
             self.draws_left = 3 * nachzieh
-            self._current = winner
+            self.to_act = winner
             self._draw_one()
         else:
             self._finish_round()
@@ -865,11 +865,11 @@ class KKState(State[Action, "KKObservation"]):
     def _draw_one(self) -> None:
         card = self.draw_pile.pop()  # never empty: at most 6 draws per deal, at least 6 cards
         self.pending = card
-        self._log.append(DRAW_CARD | (self.round_winner + 1) << SEAT_SHIFT
+        self.log_words.append(DRAW_CARD | (self.round_winner + 1) << SEAT_SHIFT
                          | (self.draws_left | card << 3) << PAYLOAD_SHIFT)
 
     def _finish_round(self) -> None:
-        self._phase = PHASE_PLAY
+        self.phase_code = PHASE_PLAY
         self.rounds += 1
         winner = self.round_winner
         hands = self.hands
@@ -877,7 +877,7 @@ class KKState(State[Action, "KKObservation"]):
         for s in self.participants:
             if not hands[s]:  # no hand card left (reserves do not count): out of the deal
                 in_deal[s] = False
-                self._log.append(OUT | (s + 1) << SEAT_SHIFT)
+                self.log_words.append(OUT | (s + 1) << SEAT_SHIFT)
         holders = in_deal.count(True)
         if holders == 1:  # the last player holding cards loses a chip
             self._end_deal([in_deal.index(True)])
@@ -921,14 +921,14 @@ class KKState(State[Action, "KKObservation"]):
             in_deal = self.in_deal
             self.participants = [s for s in order if in_deal[s]]
         self.act_index = 0
-        log = self._log
-        self._acts = []
-        self._acts_at = len(log)
+        log = self.log_words
+        self.decoded_acts = []
+        self.acts_at = len(log)
         self.best = NO_COMBINATION
         self.best_seat = -1
         self.nachzieh_played = 0
         self.round_winner = -1
-        self._current = leader
+        self.to_act = leader
         log.append(ROUND_START | (leader + 1) << SEAT_SHIFT | (self.rounds + 1) << PAYLOAD_SHIFT)
 
     def _start_deal(self, leader: int) -> None:
@@ -949,10 +949,10 @@ class KKState(State[Action, "KKObservation"]):
         self.draw_pile = deck[rest + 2 * n :]
         self.discard = []
         self.in_deal = [True] * n  # players without chips keep playing
-        self._phase = PHASE_PLAY
+        self.phase_code = PHASE_PLAY
         self.pending = None
         self.draws_left = 0
-        self._log.append(DEAL_START | (leader + 1) << SEAT_SHIFT
+        self.log_words.append(DEAL_START | (leader + 1) << SEAT_SHIFT
                          | (self.deal + 1) << PAYLOAD_SHIFT)
         self._start_round(leader, True)
 
@@ -960,7 +960,7 @@ class KKState(State[Action, "KKObservation"]):
         self.round_winner = -1
         out: list[int] = []
         chips = self.chips
-        log = self._log
+        log = self.log_words
         packed = 0  # the chip losers as 3-bit fields of seat + 1 (events.pack_seats)
         shift = 0
         for s in chip_losers:
@@ -976,7 +976,7 @@ class KKState(State[Action, "KKObservation"]):
         log.append(DEAL_END | packed << PAYLOAD_SHIFT)
         if out:
             self.losers = out
-            self._phase = PHASE_OVER
+            self.phase_code = PHASE_OVER
             log.append(GAME_OVER | pack_seats(out) << PAYLOAD_SHIFT)
             return
         self.deal += 1
@@ -1016,13 +1016,13 @@ def _unpickle(game: KrassKariert, seed: int, fields: tuple[Any, ...]) -> KKState
     action of each id), as in a state that was never pickled; the round's acts are taken
     as given (not decoded again from the log)."""
     state = KKState(game, seed, deal_now=False)
-    (state._log, state._prefix, state._events_from, history, state._history_at, state.chips,
+    (state.log_words, state._prefix, state._events_from, history, state._history_at, state.chips,
      state.deal, state.rounds, state.hands, state.known, state.reserves, state.draw_pile,
      state.discard, state.in_deal, state.participants, state.act_index, state.leader,
      state.round_acts, state.best, state.best_seat, state.nachzieh_played, phase,
      state.pending, state.draws_left, state.round_winner, state.losers,
-     state._current) = fields
-    state._log = native(state._log)  # pickled as "Q" (see kartentisch.core.words)
+     state.to_act) = fields
+    state.log_words = native(state.log_words)  # pickled as "Q" (see kartentisch.core.words)
     state.phase = phase  # kept as its code: the name read back is the shared constant
     state._history = [ACTIONS[_actions.action_id(a)] for a in history]
     return state

@@ -209,9 +209,9 @@ class K20State(State[Action, "K20Observation"]):
     game: Krumme20
 
     __slots__ = (
-        "_current", "_events", "_events_at", "_history", "_ids", "_legal", "_log", "ablage",
+        "_current", "_events", "_events_at", "_history", "_ids", "_legal", "ablage",
         "abwurf", "all_mask", "back", "cross", "draw", "draw_top_visible", "draws_left", "face",
-        "final_turns", "fouls", "game", "hands", "kdown", "kup", "peek_own", "phase",
+        "final_turns", "fouls", "game", "hands", "kdown", "kup", "log_words", "peek_own", "phase",
         "play_flips", "queue", "scores", "second_done", "secrets", "seed", "sitting_out",
         "target", "total", "turn", "turns", "value", "zeros",
     )
@@ -239,7 +239,7 @@ class K20State(State[Action, "K20Observation"]):
         if copy_of is not None:
             other = copy_of
             self._ids: bytearray = other._ids[:]
-            self._log: array[int] = other._log[:]
+            self.log_words: array[int] = other.log_words[:]
             self.all_mask: int = other.all_mask
             self.face: list[int] = other.face.copy()
             self.back: list[int] = other.back.copy()
@@ -269,7 +269,7 @@ class K20State(State[Action, "K20Observation"]):
             return
         self._ids = bytearray()
         """The action ids played so far (every id is below 256)."""
-        self._log = new_log()
+        self.log_words = new_log()
         """What happened, as words (:mod:`.log`)."""
         n = game.players
         self.all_mask = (1 << n) - 1
@@ -402,7 +402,7 @@ class K20State(State[Action, "K20Observation"]):
 
         Decoded from the log on first use and extended on later calls."""
         made = self._events
-        log = self._log
+        log = self.log_words
         at = self._events_at
         if at < len(log):
             players = self.game.players
@@ -416,7 +416,7 @@ class K20State(State[Action, "K20Observation"]):
     def events(self, value: list[Event]) -> None:
         # The given events stand for everything logged so far; later happenings follow.
         self._events = list(value)
-        self._events_at = len(self._log)
+        self._events_at = len(self.log_words)
 
     @property
     def history(self) -> list[Action]:
@@ -715,7 +715,7 @@ class K20State(State[Action, "K20Observation"]):
         seat = self._current
         self._ids.append(aid)
         self._legal = None
-        log = self._log
+        log = self.log_words
         # The commonest actions first: plays (ids 0-4), pass, draw.
         if aid < _SECOND:
             self._play(seat, aid)
@@ -815,7 +815,8 @@ class K20State(State[Action, "K20Observation"]):
         self.scores[seat].append(card)
         self.cross[card] = crosswise
         self.kup[card] = self.all_mask
-        self._log.append(L_SCORE | (seat + 1) << 5 | (self._public(card) | crosswise << 6) << 8)
+        self.log_words.append(
+            L_SCORE | (seat + 1) << 5 | (self._public(card) | crosswise << 6) << 8)
 
     def _draw_one(self, seat: int) -> int:
         draw = self.draw
@@ -837,7 +838,7 @@ class K20State(State[Action, "K20Observation"]):
         elif self.final_turns is None:
             final_lap = self.game.options.end == "final_lap"
             self.final_turns = self.game.players if final_lap else 0
-            self._log.append(L_DRAW_PILE_EMPTY | (self.turn + 1) << 5 | final_lap << 8)
+            self.log_words.append(L_DRAW_PILE_EMPTY | (self.turn + 1) << 5 | final_lap << 8)
 
     def _refill(self) -> None:
         """Whoever holds no personal card draws 3 at once (fewer if fewer remain)."""
@@ -850,7 +851,7 @@ class K20State(State[Action, "K20Observation"]):
                 count = min(3, len(self.draw))
                 for _ in range(count):
                     self._draw_one(s)
-                self._log.append(L_REFILL | (s + 1) << 5 | count << 8)
+                self.log_words.append(L_REFILL | (s + 1) << 5 | count << 8)
 
     def _foul(self, seat: int, kind: int) -> list[tuple[str, int]]:
         """Record a foul of ``kind`` (:data:`.log.FOUL_KINDS`) by ``seat``; the reward steps
@@ -861,7 +862,7 @@ class K20State(State[Action, "K20Observation"]):
         ``sitout_foul_reward`` gives them one).
         """
         self.fouls[seat] += 1
-        self._log.append(L_FOUL | (seat + 1) << 5 | kind << 8)
+        self.log_words.append(L_FOUL | (seat + 1) << 5 | kind << 8)
         n = self.game.players
         reward_sitting = self.game.options.sitout_foul_reward
         sitting = self.sitting_out
@@ -892,7 +893,7 @@ class K20State(State[Action, "K20Observation"]):
             foul = F_SECOND_NOT_FIVE
         total = self.total + number
         self.total = total
-        log = self._log
+        log = self.log_words
         log.append((L_SECOND if second else L_PLAY) | (seat + 1) << 5
                    | (index | number << 3 | self._public(card) << 6 | total << 12) << 8)
         zeros_turned = False
@@ -964,7 +965,7 @@ class K20State(State[Action, "K20Observation"]):
             self._reveal_up(card)
         self.abwurf.append(card)
         number = self.face[card]
-        self._log.append(L_THROW | (seat + 1) << 5 | (index | number << 3) << 8)
+        self.log_words.append(L_THROW | (seat + 1) << 5 | (index | number << 3) << 8)
         if number == 3:
             self.queue.insert(0, (THROW, seat))
         else:
@@ -982,7 +983,7 @@ class K20State(State[Action, "K20Observation"]):
             self.kup[c] = every
             self.kdown[c] = every
         true = all(self.face[c] == 3 and self.back[c] == 3 for c in cards)
-        self._log.append(L_CLAIM33 | (seat + 1) << 5
+        self.log_words.append(L_CLAIM33 | (seat + 1) << 5
                          | (triple | true << 4 | self._public(cards[0]) << 5
                             | self._public(cards[1]) << 11 | self._public(cards[2]) << 17) << 8)
         steps: list[tuple[str, int]] = []
@@ -1007,7 +1008,7 @@ class K20State(State[Action, "K20Observation"]):
         packed = down | true << 1 | len(numbers) << 2
         for k, v in enumerate(numbers):
             packed |= v << (5 + 3 * k)
-        self._log.append(L_CLAIM_SUM | (seat + 1) << 5 | packed << 8)
+        self.log_words.append(L_CLAIM_SUM | (seat + 1) << 5 | packed << 8)
         steps: list[tuple[str, int]] = []
         if true:
             best = max(range(len(cards)), key=lambda k: (numbers[k], -k))
@@ -1060,7 +1061,7 @@ class K20State(State[Action, "K20Observation"]):
     def _end_turn(self) -> None:
         n = self.game.players
         limit = self.game.options.turn_limit
-        log = self._log
+        log = self.log_words
         if limit and self.turns >= limit and self.final_turns is None:
             self.final_turns = n
             log.append(L_TURN_LIMIT | self.turns << 8)
@@ -1090,15 +1091,15 @@ class K20State(State[Action, "K20Observation"]):
         self.second_done = False
         self.draws_left = 0
         self.queue = [(TURN, seat)]
-        self._log.append(L_TURN | (seat + 1) << 5 | (self.total | self.turns << 8) << 8)
+        self.log_words.append(L_TURN | (seat + 1) << 5 | (self.total | self.turns << 8) << 8)
 
     def _game_over(self) -> None:
         self.phase = OVER
         self._current = TERMINAL
         self.queue = []
         self._legal = ()
-        self._log.append(L_GAME_OVER)
-        self._log.append(pack_scores(self.final_scores()))
+        self.log_words.append(L_GAME_OVER)
+        self.log_words.append(pack_scores(self.final_scores()))
 
     def _deal(self) -> None:
         game = self.game
@@ -1133,7 +1134,7 @@ class K20State(State[Action, "K20Observation"]):
         packed = start
         for s, v in enumerate(sums):
             packed |= v << (3 + 4 * s)
-        self._log.append(L_DEAL | packed << 8)
+        self.log_words.append(L_DEAL | packed << 8)
         self._begin_turn(start)
         self._next_step()
 
@@ -1159,7 +1160,7 @@ def _side_tables(deck: str) -> tuple[list[int], list[int]]:
 
 
 _PICKLED: Final = (
-    "_ids", "_log", "all_mask", "face", "back", "kup", "kdown", "cross", "hands", "scores",
+    "_ids", "log_words", "all_mask", "face", "back", "kup", "kdown", "cross", "hands", "scores",
     "ablage", "abwurf", "draw", "total", "zeros", "turn", "phase", "_current", "value",
     "second_done", "draws_left", "queue", "sitting_out", "final_turns", "turns", "fouls",
     "secrets", "_legal",

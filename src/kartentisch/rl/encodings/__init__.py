@@ -1,7 +1,7 @@
 """Per-game encodings (see :mod:`.base`): observation vectors, action masks, action features.
 
-``encoding_for(game)`` picks a game's encoding by its registry name; each lives in its own
-module here, so the game packages stay untouched.
+``encoding_for(game)`` picks the encoding that the game's descriptor names
+(``GameDescriptor.encoding``); each lives in its own module here.
 """
 
 from __future__ import annotations
@@ -10,14 +10,12 @@ import importlib
 from typing import Any, Final
 
 from kartentisch.core.errors import UnknownGameError
+from kartentisch.core.registry import descriptors
 from kartentisch.rl.encodings.base import Decision, Encoding
 
 ENCODINGS: Final[dict[str, str]] = {
-    "krass-kariert": "kartentisch.rl.encodings.krass_kariert:KrassKariertEncoding",
-    "casino": "kartentisch.rl.encodings.casino:CasinoEncoding",
-    "krumme20": "kartentisch.rl.encodings.krumme20:Krumme20Encoding",
-}
-"""Game name to ``"module:Class"`` of its encoding."""
+    d.name: d.encoding for d in descriptors() if d.encoding is not None}
+"""Game name to ``"module:Class"`` of its encoding, from the games' descriptors."""
 
 
 def encoding_for(game: Any) -> Encoding:

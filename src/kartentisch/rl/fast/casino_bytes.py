@@ -147,7 +147,7 @@ def _keep_tracked() -> None:
     always and it ages into the oldest generation. Otherwise, holding only tuples of small
     ints (which the collector stops tracking), a full collection untracks the dict, the next
     new entry tracks it again as a young object, and the next young collection walks all of
-    its entries (engineer C's finding for the move caches, 0b68d67)."""
+    its entries (as found for the move caches, 0b68d67)."""
     CACHE.clear()
     CACHE[-1] = _PINNED  # type: ignore[assignment]
 

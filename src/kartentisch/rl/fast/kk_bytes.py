@@ -250,9 +250,9 @@ class Memo:
         self.log: object = None
         """The log whose words :attr:`acted` and :attr:`acts` cover (stepped only)."""
         self.acts_at = -1
-        """The state's ``_acts_at`` then (a new round moves it)."""
+        """The state's ``acts_at`` then (a new round moves it)."""
         self.acts_known = -1
-        """How many acts the state had decoded itself then (``_acts``)."""
+        """How many acts the state had decoded itself then (``decoded_acts``)."""
         self.end = 0
         """Log words covered."""
         self.acted = 0
@@ -415,9 +415,9 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes],
     unseen = TOTAL - played - located  # every digit >= 0: each card lies in one place
     # a seat's flags (SEAT_INFO's six bits) in 8 bits and its act kinds in 4 bits of two
     # packed ints (no lists made per vector)
-    log = state._log
-    decoded = state._acts
-    acts_at = state._acts_at
+    log = state.log_words
+    decoded = state.decoded_acts
+    acts_at = state.acts_at
     if (stepped and log is memo.log and acts_at == memo.acts_at
             and len(decoded) == memo.acts_known):  # the same round: only its new words
         acted = memo.acted
@@ -485,7 +485,7 @@ def state_bytes(state: KKState, me: int, rotation: list[int], pad: list[bytes],
     best_block = BEST[best + 1]
     if not best_block:
         best_block = BEST[best + 1] = floats(_best(best))
-    play = 1 if state._phase == PHASE_PLAY else 0
+    play = 1 if state.phase_code == PHASE_PLAY else 0
     nz = nachzieh if nachzieh < 2 else 2
     phase_block = (PHASE_DRAWS[(play * 3 + nz) * 7 + left] if left < 7
                    else PHASE[play][nz] + DRAWS_LEFT[left])

@@ -39,6 +39,15 @@ CASINO: Final = 2
 """Row kind: Casino (rules and byte builder called natively, several tokens per action)."""
 OTHER: Final = 3
 """Row kind: any other game (everything through the protocol)."""
+KINDS: Final[dict[str, int]] = {"krass-kariert": KRASS_KARIERT, "krumme20": KRUMME20,
+                                "casino": CASINO}
+"""Row kind by game name: the games whose rules and byte builders this module calls natively
+(the one place outside the games that knows them by name; see :func:`kind_of`)."""
+
+
+def kind_of(game_name: str) -> int:
+    """The row kind of the game named ``game_name`` (:data:`OTHER` for a game not built in)."""
+    return KINDS.get(game_name, OTHER)
 
 ONE: Final = struct.pack("=f", 1.0)
 """1.0 as float32 bytes (native order), a prefix cell of a multi-token decision."""
@@ -91,15 +100,15 @@ def kk_mask(state: KKState, mask: bytearray) -> None:
     holds it to ``legal_action_ids()`` at every position of random games for every option
     that changes what is legal.
     """
-    phase = state._phase
-    seat = state._current
+    phase = state.phase_code
+    seat = state.to_act
     hand = state.hands[seat]
     n = len(hand)
     if phase != PHASE_PLAY:  # the drawn card may go anywhere, front (0) to back (n)
         if phase == PHASE_DRAW:
             mask[KK_RUNS[2][n + 1]] = KK_ONES[n + 1]
         return
-    table = state._start_table
+    table = state.start_table
     counts = table.counts
     entries = table.entries
     follower = state.act_index != 0
@@ -132,7 +141,7 @@ def kk_mask(state: KKState, mask: bytearray) -> None:
             for r, card in enumerate(reserves):
                 if not r or card != first:  # the same card twice: one distinct move
                     mask[KK_RUNS[r][n + 1]] = KK_ONES[n + 1]
-        elif state._voluntary or not total:
+        elif state.voluntary or not total:
             mask[KK_CONCEDE_ID] = 1
 
 

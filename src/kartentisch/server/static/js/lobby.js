@@ -21,7 +21,7 @@ export function botLabel(bot) {
 }
 
 export function showLobby(root) {
-  const view = {games: null, help: {}, strengths: {}, created: null, form: null, timer: null,
+  const view = {games: null, words: {}, strengths: {}, created: null, form: null, timer: null,
                 relabel: () => render(), close: () => clearInterval(view.timer)};
   const tablesBox = h("div", {id: "open-tables"});
 
@@ -30,7 +30,7 @@ export function showLobby(root) {
     const [, web] = await api("/api/web/games");
     view.games = games.games;
     view.strengths = games.strengths;
-    view.help = web.option_help;
+    view.words = web.games;
     const saved = JSON.parse(sessionStorage.getItem("kartentisch.form") || "null");
     view.form = saved && view.games.some((g) => g.name === saved.game) ? saved : freshForm(view.games[0]);
     render();
@@ -57,6 +57,9 @@ export function showLobby(root) {
     const id = `opt-${option.name}`;
     const value = view.form.options[option.name];
     const set = (v) => { view.form.options[option.name] = v; };
+    // the option's label, one-line help and value words, from the game's descriptor
+    const words = ((view.words[view.form.game] || {}).options || [])
+      .find((o) => o.name === option.name) || {};
     let control;
     if (option.allowed === "true|false") {
       control = h("input", {type: "checkbox", id, checked: value === "true",
@@ -66,12 +69,12 @@ export function showLobby(root) {
                             onchange: (e) => set(e.target.value)});
     } else {
       control = h("select", {id, onchange: (e) => set(e.target.value)},
-        option.allowed.split("|").map((v) => h("option", {value: v, selected: v === value}, v)));
+        option.allowed.split("|").map((v) => h("option", {value: v, selected: v === value},
+          words.words && words.words[v] ? t(words.words[v]) : v)));
     }
-    const help = (view.help[view.form.game] || {})[option.name];
     return h("div", {class: "option"},
-      h("label", {for: id}, h("code", {}, option.name)), control,
-      help ? h("p", {class: "help", id: `${id}-help`}, t(help)) : null);
+      h("label", {for: id}, words.label ? t(words.label) : option.name), control,
+      words.help ? h("p", {class: "help", id: `${id}-help`}, t(words.help)) : null);
   }
 
   function seatRow(seat, index) {

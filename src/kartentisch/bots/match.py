@@ -89,7 +89,7 @@ class GameOutcome:
     record: dict[str, Any] | None = None
     """The game record as JSON (``GameRecord.to_json()``), when the run keeps records."""
     stats: dict[str, float] | None = None
-    """Game-specific numbers (a presenter's ``game_stats``), when the run wants them."""
+    """Game-specific numbers (the game descriptor's ``statistics``), when the run wants them."""
 
     @property
     def finished(self) -> bool:
@@ -104,7 +104,7 @@ MATCH_REASONS: Final = Reasons(
             "the bot {bot} in seat {seat} played an illegal action: {detail}"),
     }
 )
-"""The match driver's reason codes (registered in :func:`kartentisch.core.reasons.all_reasons`)."""
+"""The match driver's reason codes (registered in :func:`kartentisch.core.registry.all_reasons`)."""
 
 MAX_ERROR_TEXT: Final = 200
 """A bot's exception is quoted in one line of at most this many characters."""

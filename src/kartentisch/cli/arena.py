@@ -172,9 +172,9 @@ def make_arena_command() -> Callable[..., None]:
         from kartentisch.arena.pool import SIGINT_EXIT
         from kartentisch.arena.runner import run_arena
         from kartentisch.arena.schedule import parse_lineup
+        from kartentisch.bots.match import BotError
         from kartentisch.cli import arguments
         from kartentisch.cli.arguments import fail, fail_with, rules_options, whole_number
-        from kartentisch.match import BotError
 
         arguments.use_language(lang)
         name = arguments.game_name(game)
@@ -267,7 +267,7 @@ arena_command: Callable[..., Any] = make_arena_command()
 
 
 def main() -> None:  # pragma: no cover - convenience entry point
-    """Run the arena command on its own (``python -m kartentisch.arena.cli``)."""
+    """Run the arena command on its own (``python -m kartentisch.cli.arena``)."""
     typer.run(make_arena_command())
 
 
