@@ -129,6 +129,12 @@ def test_hints_and_hints_switched_off(server: Server, browser: Any) -> None:
     result = page.locator(".hint-result")
     result.wait_for(timeout=15_000)
     assert re.search(r"\d+ %", result.inner_text())
+    # the suggested card is outlined in the hand; the estimate sits right below the hand
+    hinted = page.locator(".mine .hand button.card.hinted")
+    assert hinted.count() == 1
+    card_words = hinted.locator(".sr-only").inner_text().removeprefix("your card ")
+    assert card_words in result.inner_text()  # the hint names that card in words
+    assert page.locator(".felt .bottom .hint-result").count() == 1
     before = table_state(page)["move"]
     result.locator("button").click()
     page.wait_for_function(
