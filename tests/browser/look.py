@@ -21,7 +21,7 @@ COLLECT_MESSAGES = """
 window.__shown = new Set();
 new MutationObserver(() => {
   for (const el of document.querySelectorAll(SELECTORS)) {
-    const text = (el.innerText || el.textContent || '').trim();
+    const text = (el.textContent || '').replace(/\\s+/g, ' ').trim();
     if (text) window.__shown.add(text);
   }
 }).observe(document, {childList: true, subtree: true, characterData: true});

@@ -218,7 +218,7 @@ export function showTable(root, {token, watcher = false}) {
       t("person (away)");
     const line = mod().playerInfo(u.observation, seat, ui());
     return {seat, name: name(seat), initial: s.name || String(seat), bot, botMark: bot ? botLabel(s.bot) : null,
-            botShort: bot ? t("Bot") : null,
+            botShort: bot ? (s.strength ? `${t("Bot")} ${s.strength}` : t("Bot")) : null,
             kind, line, toMove: turn, clock: turn ? seatClock() : "", out: mod().out(u.observation, seat),
             label: [name(seat), bot ? botLabel(s.bot) : null, kind, line, turn ? t("to move") : null]
               .filter(Boolean).join(", ")};

@@ -5,6 +5,7 @@
 import {backSvg, casinoSvg, casinoWords, spoken} from "../cards.js";
 import {N} from "../i18n.js";
 import {h} from "../util.js";
+import {sentenceCase} from "../words.js";
 
 const ITEMS = {
   cards: N("most cards"), spades: N("most spades"), big_casino: N("big casino (10 of diamonds)"),
@@ -301,7 +302,7 @@ function itemTable(obs, sideName, ui) {
     h("caption", {}, ui.t("Points per scoring item")),
     h("thead", {}, h("tr", {}, h("th", {}, ui.t("Item")),
       Array.from({length: sides}, (_, i) => h("th", {}, sideName(i))))),
-    h("tbody", {}, keys.map((k) => h("tr", {}, h("th", {}, ui.t(ITEMS[k])),
+    h("tbody", {}, keys.map((k) => h("tr", {}, h("th", {}, sentenceCase(ui.t(ITEMS[k]))),
       Array.from({length: sides}, (_, i) => h("td", {}, String(sum(k, i))))))));
 }
 
