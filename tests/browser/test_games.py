@@ -79,12 +79,17 @@ def test_a_whole_game_by_clicks_with_bots(game: str, screen: str, server: Server
     answer = server.create(game, [{"kind": "human"}, *bots(players - 1)], players=players,
                            options=options)
     context = browser.new_context(viewport=viewport, locale=locale)
+    context.add_init_script(
+        "try { localStorage.setItem('kartentisch.name', 'Ada'); } catch (e) {}")
     collect_messages(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(answer["seats"][0]["link"])
     assert wait_my_turn_or_end(page) == "turn"
+    # the player's name (sent in hello) at the player's seat, at the bottom of the felt
+    page.wait_for_function(
+        "() => document.querySelector('.seats-me .seat-name')?.textContent.startsWith('Ada')")
     words = "Your turn" if screen == "desktop" else "Du bist dran"
     assert page.title().startswith(f"● {words}"), page.title()
     assert page.locator(".turn.mine").inner_text().startswith(

@@ -30,6 +30,7 @@ def test_take_a_free_seat_from_the_lobby_and_play(server: Server, browser: Any,
     host.on("pageerror", lambda e: errors.append(str(e)))
     host.goto(server.url + "/")
     host.wait_for_selector("#create")
+    host.fill("#my-name", "Hanna")
     host.check("input[name=game][value=krumme20]")
     host.select_option("#players", "2")
     host.select_option("#opt-target", "10")
@@ -37,6 +38,7 @@ def test_take_a_free_seat_from_the_lobby_and_play(server: Server, browser: Any,
     host.dispatch_event("#opt-turn_limit", "change")
     host.select_option("#clock-limit", "300")
     host.select_option("#seat-1", "human")
+    host.check("#listed-open")  # a seat open to anyone needs a table listed in the lobby
     host.check("#open-1")
     host.click("#create")
     host.locator(".created").wait_for()
@@ -58,6 +60,7 @@ def test_take_a_free_seat_from_the_lobby_and_play(server: Server, browser: Any,
     row = guest.locator(f"#open-tables li[data-table='{table}']")
     row.wait_for()
     assert "free seat" in row.inner_text()
+    assert "Hanna" in row.inner_text()  # the open table names its host
     # the language switch relabels the lobby at once
     guest.select_option("#language", "de")
     guest.wait_for_function(  # the German catalogue arrives, then the lobby is relabelled

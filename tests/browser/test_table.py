@@ -180,6 +180,7 @@ def test_lobby_creates_a_table_with_links_on_a_phone(server: Server, browser: An
     page = context.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
+    page.fill("#my-name", "Jana")
     page.check("input[name=game][value=krumme20]")
     assert page.locator(".option .help").count() >= 8  # one line for every rules option
     assert "Der Punktestand" in page.inner_text("body") or page.locator(".option").count() >= 8

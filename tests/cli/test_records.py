@@ -70,7 +70,8 @@ def test_records_round_trip_and_replay(name: str) -> None:
 def test_the_document_type_refuses_unknown_fields_and_is_exported() -> None:
     assert RECORD_DOCUMENT.__struct_config__.forbid_unknown_fields
     assert set(RECORD_DOCUMENT.__struct_fields__) == {
-        "format", "game", "players", "seed", "actions", "options", "seats", "returns", "index"}
+        "format", "game", "players", "seed", "actions", "options", "seats", "names", "returns",
+        "index"}
 
 
 @pytest.mark.parametrize("old", ["kartentisch-record/1", "kartentisch-record/2"])

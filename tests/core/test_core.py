@@ -26,6 +26,23 @@ def test_records_of_the_earlier_format_are_refused_not_misread() -> None:
     assert GameRecord.from_json({**old, "format": RECORD_FORMAT}).seed == 1
 
 
+def test_records_name_their_people_optionally() -> None:
+    """``names`` (a game night's display names, null for bots) is an optional field beside
+    ``seats``: written only when there are names, and records without it still read."""
+    base = {"format": RECORD_FORMAT, "game": "casino", "players": 2, "seed": 3,
+            "actions": [], "seats": ["human", "heuristic"]}
+    plain = GameRecord.from_json(base)
+    assert plain.names == [] and "names" not in plain.to_json()
+    named = GameRecord.from_json({**base, "names": ["Anna", None]})
+    assert named.names == ["Anna", None] and named.to_json()["names"] == ["Anna", None]
+    assert GameRecord.from_json(named.to_json()) == named
+    for bad, code in ((["Anna"], "record.seats_mismatch"), ("Anna", "record.not_text_list"),
+                      ([1, None], "record.not_text_list")):
+        with pytest.raises(InvalidRecordError) as caught:
+            GameRecord.from_json({**base, "names": bad})
+        assert caught.value.code == code
+
+
 @pytest.mark.parametrize("game_name", ["krass-kariert", "casino", "krumme20"])
 @pytest.mark.parametrize("thing", [None, 3, "p1", object()])
 def test_format_action_of_a_non_action_raises_the_games_invalid_action_error(

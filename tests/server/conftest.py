@@ -14,15 +14,18 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.engine import Connection
 
+from kartentisch.server import storage as storage_module
 from kartentisch.server.run import READY_LINE
+from kartentisch.server.storage import Storage
 from kartentisch.testing.pgtemp import Cluster, ClusterError, start_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,19 +118,21 @@ ServerFactory = Callable[..., ServerProcess]
 
 @pytest.fixture(scope="session")
 def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerFactory]:
-    """Start server processes: ``launcher(db, cli=False, bot_workers=1, log=None)``;
+    """Start server processes: ``launcher(db, cli=False, bot_workers=1, log=None, args=())``;
     every one still running stops when the session ends."""
     started: list[ServerProcess] = []
     logs = tmp_path_factory.mktemp("server-logs")
 
     def start(db: str, *, cli: bool = False, bot_workers: int = 1,
-              log: Path | None = None) -> ServerProcess:
+              log: Path | None = None, args: Sequence[str] = ()) -> ServerProcess:
         if cli:
             command = [sys.executable, "-m", "kartentisch.cli", "serve"]
         else:
             command = [sys.executable, "-m", "kartentisch.server"]
         command += ["--host", "127.0.0.1", "--port", "0", "--db", db,
-                    "--bot-workers", str(bot_workers)]
+                    "--bot-workers", str(bot_workers), *args]
+        if "--secret-file" not in args:  # one secret for the session: every process on one
+            command += ["--secret-file", str(logs / "server-secret")]  # database shares it
         server = ServerProcess(db, command, log or logs / f"server-{len(started)}.log")
         started.append(server)
         return server.start()
@@ -199,3 +204,31 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
     cluster: Cluster = request.getfixturevalue("pg_cluster")
     return cluster.database()
+
+
+@pytest.fixture
+def storage(database: str) -> Iterator[Storage]:
+    """A migrated, started :class:`Storage` on a fresh database (SQLite, then PostgreSQL)."""
+    store = Storage(database)
+    store.migrate()
+    store.start()
+    yield store
+    store.close()
+
+
+def migrate_to(store: Storage, revision: str) -> Connection:
+    """Upgrade ``store``'s database to the migration ``revision`` only (to test later
+    upgrades of an older schema); returns the open transaction's connection, which the
+    caller closes (use it in a ``with``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location",
+                           str(Path(storage_module.__file__).parent / "migrations"))
+    conn = store.engine.connect()
+    with conn.begin():
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+    return conn
+

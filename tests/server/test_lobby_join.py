@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
+from tests.server.conftest import migrate_to
 
-from kartentisch.server import storage as storage_module
 from kartentisch.server.client import TableClient
 from kartentisch.server.storage import SeatRow, Storage, TableRow
 from kartentisch.server.tables import new_id, new_token
@@ -80,7 +80,7 @@ def test_open_seats_are_listed_without_links_and_claimed_once(start_server: Any)
         {"kind": "human"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "random"}])
     private = made["seats"][0]["token"]
     assert made["seats"][1] == {"seat": 1, "kind": "human", "bot": None, "strength": None,
-                                "open": True}  # no token, no link
+                                "open": True, "name": None}  # no token, no link
     listed = {t["id"]: t for t in lobby(server)}[made["table"]]
     assert listed["open_seats"] == [1]
     assert [s["open"] for s in listed["seats"]] == [False, True, False]
@@ -221,16 +221,8 @@ def test_two_processes_race_for_the_last_seat(start_server: Any, pg_cluster: Any
 def test_migration_0002_keeps_older_tables(database: str) -> None:
     """A database made by migration 0001 with a table in it upgrades to the newest schema:
     the old table offers hints and has no open seat."""
-    from alembic import command
-    from alembic.config import Config
-
     store = Storage(database)
-    config = Config()
-    config.set_main_option("script_location",
-                           str(Path(storage_module.__file__).parent / "migrations"))
-    with store.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0001")
+    with migrate_to(store, "0001") as conn, conn.begin():
         conn.execute(sa.text(
             "INSERT INTO kt_tables (id, game, players, options, seed, clock, listed, stand_in,"
             " watch, status, returns, created_at, finished_at) VALUES ('old', 'casino', 2,"

@@ -34,15 +34,6 @@ def new_row(table_id: str, seats: int = 2) -> TableRow:
                     seats=[SeatRow(i, "human") for i in range(seats)])
 
 
-@pytest.fixture
-def storage(database: str) -> Any:
-    store = Storage(database)
-    store.migrate()
-    store.start()
-    yield store
-    store.close()
-
-
 def test_migrations_make_the_schema_and_run_again_harmlessly(database: str) -> None:
     store = Storage(database)
     store.migrate()

@@ -707,11 +707,18 @@ def serve(
         "an SQLite file in your data directory)."))] = None,
     bot_workers: Annotated[int | None, typer.Option(help=_(
         "Processes in which bots think (default: one per core but one)."))] = None,
+    secret_file: Annotated[str | None, typer.Option(help=_(
+        "The server secret's file, made on first start (default: beside the SQLite file, "
+        "or in your data directory)."))] = None,
+    lobby_expiry: Annotated[float | None, typer.Option(help=_(
+        "Minutes after which an idle table nobody is at leaves the lobby (default: 30)."))]
+    = None,
 ) -> None:
     """Run the table server (see docs/server.md)."""
     from kartentisch.server.run import serve as run_server
 
-    run_server(host=host, port=port, db=db, bot_workers=bot_workers)
+    run_server(host=host, port=port, db=db, bot_workers=bot_workers, secret_file=secret_file,
+               lobby_expiry=lobby_expiry)
 
 
 app.command(

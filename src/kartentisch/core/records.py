@@ -177,6 +177,9 @@ class RecordDocument(Document, frozen=True):
     seats: Annotated[list[str], _about(
         "Who sat where (bot names or human): none, or one per player; informational.")
     ] = msgspec.field(default_factory=list)
+    names: Annotated[list[Annotated[str, msgspec.Meta(max_length=64)] | None], _about(
+        "The display names of the seats' people (null for a bot or an unnamed person): "
+        "none, or one per player; informational.")] = msgspec.field(default_factory=list)
     returns: Annotated[list[float] | None, _about(
         "One return per seat when the game ended, else null; checked on replay.")] = None
     index: Annotated[Annotated[int, msgspec.Meta(ge=0)] | None, _about(
@@ -235,6 +238,10 @@ def _check_fields(data: Mapping[str, Any]) -> None:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise _error("record.not_text_list", f"the record's {name} must be a list of texts",
                          field=name)
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(v is None or isinstance(v, str) for v in names):
+        raise _error("record.not_text_list", "the record's names must be a list of texts",
+                     field="names")
 
 
 def _check_returns(returns: object, players: int) -> None:
@@ -260,6 +267,9 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
     seats: list[str] = field(default_factory=list)
     """Who sat where (bot names or "human"); informational."""
+    names: list[str | None] = field(default_factory=list)
+    """The seats' display names (None for a bot or an unnamed person), or none at all;
+    informational (a record from a game night names its people)."""
     returns: list[float] | None = None
     """The final returns, when the game ended; checked on replay."""
     index: int | None = None
@@ -268,7 +278,7 @@ class GameRecord:
     @classmethod
     def from_state(
         cls, name: str, state: State[Any, Any], seats: Sequence[str] = (),
-        index: int | None = None,
+        index: int | None = None, names: Sequence[str | None] = (),
     ) -> GameRecord:
         """The record of ``state`` so far."""
         game = state.game
@@ -279,6 +289,7 @@ class GameRecord:
             options=game.options_json(),
             actions=history_texts(state),
             seats=list(seats),
+            names=list(names),
             returns=list(state.returns()) if state.is_terminal() else None,
             index=index,
         )
@@ -295,6 +306,8 @@ class GameRecord:
             "actions": self.actions,
             "returns": self.returns,
         }
+        if self.names:
+            data["names"] = self.names
         if self.index is not None:
             data["index"] = self.index
         return data
@@ -318,6 +331,11 @@ class GameRecord:
             raise _error("record.seats_mismatch",
                          f"the record names {len(seats)} seats for {game.players} players",
                          count=len(seats), players=game.players)
+        names = data.get("names", [])
+        if len(names) not in (0, game.players):
+            raise _error("record.seats_mismatch",
+                         f"the record names {len(names)} seats for {game.players} players",
+                         count=len(names), players=game.players)
         _check_returns(data.get("returns"), game.players)
         # The document type has the last word (and gives the JSON Schema).
         document = read_document(dict(data), RecordDocument, what="record",
@@ -329,6 +347,7 @@ class GameRecord:
             options=dict(document.options),
             actions=list(document.actions),
             seats=list(document.seats),
+            names=list(document.names),
             returns=None if document.returns is None else list(document.returns),
             index=document.index,
         )

@@ -1,4 +1,5 @@
-"""``python -m kartentisch.server [--host H] [--port P] [--db URL] [--bot-workers N]``."""
+"""``python -m kartentisch.server [--host H] [--port P] [--db URL] [--bot-workers N]
+[--secret-file PATH] [--lobby-expiry MINUTES]``."""
 
 from __future__ import annotations
 
@@ -16,9 +17,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-workers", type=int, default=None)
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
+    parser.add_argument("--secret-file", default=None,
+                        help="the server secret's file (made on first start)")
+    parser.add_argument("--lobby-expiry", type=float, default=None, metavar="MINUTES",
+                        help="an idle table nobody is at leaves the lobby (default 30)")
     args = parser.parse_args(argv)
     serve(host=args.host, port=args.port, db=args.db, bot_workers=args.bot_workers,
-          log_level=args.log_level, access_log=not args.no_access_log)
+          log_level=args.log_level, access_log=not args.no_access_log,
+          secret_file=args.secret_file, lobby_expiry=args.lobby_expiry)
 
 
 if __name__ == "__main__":

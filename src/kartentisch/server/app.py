@@ -38,7 +38,7 @@ from kartentisch.core.registry import game_class, list_games
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
 from kartentisch.server.storage import Storage
-from kartentisch.server.tables import CreateTable, Hub, QueueConn
+from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, CreateTable, Hub, QueueConn
 from kartentisch.server.web import web_routes
 
 log = logging.getLogger("kartentisch.server")
@@ -54,9 +54,14 @@ def _error(error: KartentischError) -> JSONResponse:
 
 
 def create_app(storage: Storage, *, bot_workers: int = 1,
-               on_ready: Callable[[], None] | None = None) -> Starlette:
-    """The server application on ``storage``; ``on_ready`` runs once tables are resumed."""
-    hub = Hub(storage, BotPool(bot_workers))
+               on_ready: Callable[[], None] | None = None, secret: bytes | None = None,
+               lobby_expiry: float = LOBBY_EXPIRY_SECONDS) -> Starlette:
+    """The server application on ``storage``; ``on_ready`` runs once tables are resumed.
+
+    ``secret`` derives every link (:mod:`kartentisch.server.links`; a random one lasting
+    this process when None); the lobby leaves out a listed table nobody is connected to
+    that was last active more than ``lobby_expiry`` seconds ago."""
+    hub = Hub(storage, BotPool(bot_workers), secret=secret, lobby_expiry=lobby_expiry)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

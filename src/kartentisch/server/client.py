@@ -63,11 +63,13 @@ class TableClient:
         return cls(socket, history=history)
 
     @classmethod
-    async def join(cls, url: str, token: str, timeout: float = 30, *,
-                   history: bool = True) -> TableClient:
-        """Connect, say hello with ``token`` and wait for the first update."""
+    async def join(cls, url: str, token: str | None, timeout: float = 30, *,
+                   history: bool = True, **hello: Any) -> TableClient:
+        """Connect, say hello with ``token`` (and the ``hello`` fields given, such as
+        ``name`` or ``host``) and wait for the first update."""
         client = await cls.open(url, history=history)
-        await client.send({"type": "hello", "token": token})
+        fields = {"token": token} if token is not None else {}
+        await client.send({"type": "hello", **fields, **hello})
         first = await client.until(lambda m: m["type"] in ("update", "error"), timeout=timeout)
         if first["type"] == "error":
             await client.close()

@@ -12,7 +12,7 @@ directions and every reason code below.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
@@ -29,7 +29,17 @@ MAX_MESSAGE_BYTES: Final = 8192
 MAX_TOKEN_CHARS: Final = 128
 """Longest link token a client may send (the server's own are 43 characters)."""
 
-MESSAGE_TYPES: Final = ("hello", "move", "sync", "leave", "take_seat", "ping")
+MAX_NAME_CHARS: Final = 64
+"""Longest ``name`` field read (a display name keeps at most 24 characters after trimming;
+a longer one gets ``name.invalid``, a far longer one ``message.malformed``)."""
+
+MAX_CHAT_CHARS: Final = 600
+"""Longest chat ``text`` read (the line keeps at most 300 characters after trimming and
+collapsing spaces; a longer one gets ``chat.too_long``, a far longer one
+``message.malformed``)."""
+
+MESSAGE_TYPES: Final = ("hello", "move", "sync", "leave", "take_seat", "ping", "name", "chat",
+                        "react", "seat_bot", "seat_human", "remove", "close")
 """The client message types of this version."""
 
 
@@ -49,6 +59,15 @@ def refuse(code: str, /, **params: object) -> ProtocolError:
 _Token = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN_CHARS)]
 _Count = Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
 _Ref = Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
+_Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME_CHARS)]
+"""A display name as sent (checked further by :func:`kartentisch.server.people.clean_name`)."""
+_ChatText = Annotated[str, msgspec.Meta(max_length=MAX_CHAT_CHARS)]
+"""A chat line as sent (checked further by :func:`kartentisch.server.people.clean_chat`)."""
+_SeatNo = Annotated[int, msgspec.Meta(ge=0, le=15)]
+_Strength = Annotated[int, msgspec.Meta(ge=1, le=99)]
+_BotName = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+Reaction = Literal["thumbs_up", "clap", "laugh", "wow", "think", "oops", "gg", "wave"]
+"""The quick reactions (``kartentisch.server.people.REACTIONS`` in order)."""
 
 
 class _Message(msgspec.Struct, forbid_unknown_fields=True, frozen=True, tag_field="type"):
@@ -59,9 +78,18 @@ class _Message(msgspec.Struct, forbid_unknown_fields=True, frozen=True, tag_fiel
 
 
 class Hello(_Message, tag="hello", frozen=True):
-    """Join the table of a seat link or a watch link (the link's token)."""
+    """Join the table of a seat link or a watch link (the link's token), or, with only the
+    host token, the host's table as a watcher with the host's powers."""
 
-    token: _Token
+    token: _Token | None = None
+    name: _Name | None = None
+    """The person's display name (a seat's is stored with the seat)."""
+    host: _Token | None = None
+    """The table's host token: this connection may use the host's messages."""
+
+    def __post_init__(self) -> None:
+        if self.token is None and self.host is None:
+            raise ValueError("hello needs a token (a seat's or a watch link's) or a host token")
 
 
 class Move(_Message, tag="move", frozen=True):
@@ -92,7 +120,51 @@ class Ping(_Message, tag="ping", frozen=True):
     ref: _Ref | None = None
 
 
-ClientMessage = Hello | Move | Sync | Leave | TakeSeat | Ping
+class Name(_Message, tag="name", frozen=True):
+    """Call me ``name`` from now on (a seat's name is stored and shown to everyone)."""
+
+    name: _Name
+
+
+class Chat(_Message, tag="chat", frozen=True):
+    """Say ``text`` to the table."""
+
+    text: _ChatText
+
+
+class React(_Message, tag="react", frozen=True):
+    """A quick reaction, one of :data:`Reaction`."""
+
+    reaction: Reaction
+
+
+class SeatBot(_Message, tag="seat_bot", frozen=True):
+    """Host only: let ``bot`` (of ``strength``) play the human seat ``seat``."""
+
+    seat: _SeatNo
+    bot: _BotName
+    strength: _Strength | None = None
+
+
+class SeatHuman(_Message, tag="seat_human", frozen=True):
+    """Host only: give the seat a bot plays for a person back to that person."""
+
+    seat: _SeatNo
+
+
+class Remove(_Message, tag="remove", frozen=True):
+    """Host only: revoke the seat's link (a new one invites someone else); a bot plays the
+    seat meanwhile."""
+
+    seat: _SeatNo
+
+
+class Close(_Message, tag="close", frozen=True):
+    """Host only: end the table now (what was played stays its record)."""
+
+
+ClientMessage = (Hello | Move | Sync | Leave | TakeSeat | Ping | Name | Chat | React | SeatBot
+                 | SeatHuman | Remove | Close)
 """Every message a client may send."""
 
 

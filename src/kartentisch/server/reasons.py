@@ -63,4 +63,32 @@ WEB_REASONS: Final = Reasons(
 )
 """The reason codes of the browser page's routes (:mod:`kartentisch.server.web`)."""
 
-__all__ = ["SERVER_REASONS", "WEB_REASONS"]
+NIGHT_REASONS: Final = Reasons(
+    {
+        "name.invalid": N_("this name cannot be used: {detail}"),
+        "chat.empty": N_("a chat message needs some text"),
+        "chat.too_long": N_("a chat message has at most {limit} characters, this one has"
+                            " {length}"),
+        "chat.bad_character": N_("a chat message may not contain the invisible character"
+                                 " {code}"),
+        "chat.too_fast": N_("you are writing too fast; wait {retry_after} seconds"),
+        "chat.watchers_off": N_("watchers cannot chat at this table"),
+        "host.not_host": N_("only the host of this table can do that"),
+        "host.other_key": N_(
+            "the links of this table were made by a server with another secret and cannot"
+            " be shown again"),
+        "host.bad_seat": N_("seat {seat} cannot be changed like that: {detail}"),
+        "host.game_over": N_("the game at this table is over"),
+        "table.closed": N_("the host closed this table; nothing more is played at it"),
+        "host.started": N_("the game has started"),
+        "host.bot_seated": N_("the host let the bot {bot} play for {name}"),
+        "host.person_seated": N_("the host gave {name} their seat back"),
+        "host.removed": N_("the host removed {name}; their seat has a new invitation link"),
+        "host.closed": N_("the host closed the table"),
+    }
+)
+"""The game night's codes: names, chat, the host's acts and their notices
+(:mod:`kartentisch.server.people` and the host's messages in
+:mod:`kartentisch.server.tables`)."""
+
+__all__ = ["NIGHT_REASONS", "SERVER_REASONS", "WEB_REASONS"]

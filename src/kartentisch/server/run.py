@@ -33,14 +33,24 @@ def default_bot_workers() -> int:
 
 def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_workers: int | None = None, log_level: str = "info",
-          access_log: bool = True) -> None:
-    """Run the server until SIGINT or SIGTERM."""
+          access_log: bool = True, secret_file: str | None = None,
+          lobby_expiry: float | None = None) -> None:
+    """Run the server until SIGINT or SIGTERM.
+
+    ``secret_file``: the server secret's file (default: ``server-secret`` beside the SQLite
+    file, or in the user data directory; ``$KARTENTISCH_SERVER_SECRET`` wins over both);
+    ``lobby_expiry``: minutes after which an idle table nobody is at leaves the lobby."""
     import uvicorn
 
     from kartentisch.server.app import create_app
+    from kartentisch.server.links import default_secret_file, load_secret
     from kartentisch.server.storage import Storage, database_url, shown_url
+    from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS
 
     url = database_url(db) if db else database_url(str(default_database()))
+    sqlite_file = url.database if url.get_backend_name() == "sqlite" else None
+    secret = load_secret(Path(secret_file).expanduser() if secret_file
+                         else default_secret_file(sqlite_file))
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr,
                         format="%(levelname)s: %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -58,7 +68,9 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
 
     storage = Storage(url)
     app = create_app(storage, bot_workers=default_bot_workers() if bot_workers is None
-                     else bot_workers, on_ready=ready)
+                     else bot_workers, on_ready=ready, secret=secret,
+                     lobby_expiry=LOBBY_EXPIRY_SECONDS if lobby_expiry is None
+                     else lobby_expiry * 60)
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log,
                             ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=60,
                             lifespan="on", timeout_graceful_shutdown=5)

@@ -58,7 +58,16 @@ tables_t = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("host_hash", sa.String(64), nullable=True),
+    sa.Column("key_id", sa.String(16), nullable=True),
+    sa.Column("watcher_chat", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("last_active", sa.Float, nullable=True),
+    sa.Column("series", sa.String(32), nullable=True),
+    sa.Column("series_no", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rematch", sa.String(32), nullable=True),
     sa.Index("kt_tables_status", "status", "created_at"),
+    sa.Index("kt_tables_host", "host_hash"),
 )
 seats_t = sa.Table(
     "kt_seats", metadata,
@@ -69,6 +78,10 @@ seats_t = sa.Table(
     sa.Column("strength", sa.Integer, nullable=True),
     sa.Column("left", sa.Boolean, nullable=False),
     sa.Column("open", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("joined", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("generation", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rematch", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 links_t = sa.Table(
     "kt_links", metadata,
@@ -86,6 +99,25 @@ moves_t = sa.Table(
     sa.Column("by", sa.String(8), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
+chat_t = sa.Table(
+    "kt_chat", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("kt_tables.id"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("text", sa.Text, nullable=True),
+    sa.Column("params", sa.Text, nullable=True),
+)
+
+TABLE_FIELDS: Final = frozenset({"status", "started_at", "last_active", "series", "series_no",
+                                 "rematch", "watcher_chat", "listed"})
+"""The table columns the journal's ``table`` write may change."""
+
+SEAT_FIELDS: Final = frozenset({"kind", "bot", "strength", "left", "open", "name", "joined",
+                                "generation", "rematch"})
+"""The seat columns the journal's ``seat`` write may change."""
 
 
 class MoveConflict(Exception):
@@ -126,6 +158,14 @@ class SeatRow:
     open: bool = False
     """An invitation seat open to anyone in the lobby that nobody has claimed yet (it has
     no link until :meth:`Storage.claim_seat` makes one)."""
+    name: str | None = None
+    """The display name of the seat's person (checked by :mod:`kartentisch.server.people`)."""
+    joined: bool = False
+    """Whether the seat's person has connected at least once."""
+    generation: int = 0
+    """The seat link's generation (bumped when the host removes the player)."""
+    rematch: bool = False
+    """The seat's person accepted the rematch of this (finished) table."""
 
 
 @dataclass(slots=True)
@@ -148,6 +188,46 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     hints: bool = True
     """Whether the page offers the hint button at this table (and the server gives hints)."""
+    host_hash: str | None = None
+    """SHA-256 of the host token (None: a table without a host, made before hosts)."""
+    key_id: str | None = None
+    """Which server secret derived this table's links (:func:`links.key_id`)."""
+    watcher_chat: bool = False
+    """Whether watchers may chat at this table (players always may)."""
+    started_at: float | None = None
+    """When the table started (None: it waits for its players)."""
+    last_active: float | None = None
+    """The last move, join or chat (the lobby leaves out tables idle too long)."""
+    series: str | None = None
+    """The first table of the rematch series this table belongs to (None: none yet)."""
+    series_no: int = 0
+    """This table's number in its series (0: the first)."""
+    rematch: str | None = None
+    """The id of the rematch table made from this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One entry of a table's log: a chat line, a reaction or a notice (number ``n``)."""
+
+    n: int
+    at: float
+    seat: int | None
+    name: str | None
+    kind: str
+    """``chat``, ``react`` or ``notice``."""
+    text: str | None
+    """The chat text, the reaction's key or the notice's code."""
+    params: dict[str, Any] | None = None
+    """A notice's parameters."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as the ``chat`` message and the welcome's history carry it."""
+        out: dict[str, Any] = {"n": self.n, "at": round(self.at * 1000), "seat": self.seat,
+                               "name": self.name, "kind": self.kind, "text": self.text}
+        if self.params is not None:
+            out["params"] = self.params
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +381,9 @@ class Storage:
                          for op in batch if op.kind == "move"]
                 if moves:
                     conn.execute(moves_t.insert(), moves)
+                    conn.execute(tables_t.update().where(
+                        tables_t.c.id.in_({m["table_id"] for m in moves})).values(
+                        last_active=now))
                 for op in batch:
                     if op.kind not in ("create", "move"):
                         self._write(conn, op)
@@ -351,6 +434,42 @@ class Storage:
             conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(
                 status="finished", returns=json.dumps(returns), finished_at=time.time()))
             return None
+        if op.kind == "seat":  # (table_id, seat, {column: value}) of SEAT_FIELDS
+            table_id, seat, values = op.args
+            if not values or not set(values) <= SEAT_FIELDS:
+                raise ValueError(f"seat fields {sorted(values)}")
+            conn.execute(seats_t.update().where(
+                seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values))
+            return None
+        if op.kind == "table":  # (table_id, {column: value}) of TABLE_FIELDS
+            table_id, values = op.args
+            if not values or not set(values) <= TABLE_FIELDS:
+                raise ValueError(f"table fields {sorted(values)}")
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
+            return None
+        if op.kind == "chat":  # (table_id, ChatRow): also the table's last activity
+            table_id, entry = op.args
+            conn.execute(chat_t.insert().values(
+                table_id=table_id, n=entry.n, at=entry.at, seat=entry.seat, name=entry.name,
+                kind=entry.kind, text=entry.text,
+                params=None if entry.params is None else json.dumps(entry.params)))
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(
+                last_active=entry.at))
+            return None
+        if op.kind == "relink":  # (table_id, seat, {token: seat}): the seat's links replaced
+            table_id, seat, links = op.args
+            conn.execute(links_t.delete().where(links_t.c.table_id == table_id,
+                                                links_t.c.seat == seat))
+            if links:
+                conn.execute(links_t.insert(), [
+                    {"token_hash": token_hash(token), "table_id": table_id, "seat": s}
+                    for token, s in links.items()])
+            return None
+        if op.kind == "host":  # (table_id, host token): the table's host link
+            table_id, token = op.args
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(
+                host_hash=None if token is None else token_hash(token)))
+            return None
         raise ValueError(f"unknown journal operation {op.kind}")
 
     def _notify(self, conn: Connection, batch: Sequence[_Op]) -> None:
@@ -360,8 +479,10 @@ class Storage:
         for op in batch:
             if op.kind == "move":
                 payloads[op.args[0]] = f"m:{op.args[0]}:{op.args[1]}"
-            elif op.kind == "left":
+            elif op.kind in ("left", "seat", "table", "relink"):
                 payloads.setdefault("s:" + op.args[0], f"s:{op.args[0]}")
+            elif op.kind == "chat":
+                payloads.setdefault("c:" + op.args[0], f"c:{op.args[0]}")
         if payloads:  # one statement for the batch, not a round trip per table
             self._send_notices(conn, list(payloads.values()))
 
@@ -376,10 +497,15 @@ class Storage:
             id=row.id, game=row.game, players=row.players, options=json.dumps(row.options),
             seed=row.seed, clock=row.clock, listed=row.listed, stand_in=row.stand_in,
             watch=row.watch, status=row.status, returns=None, created_at=row.created_at,
-            hints=row.hints))
+            hints=row.hints, host_hash=row.host_hash, key_id=row.key_id,
+            watcher_chat=row.watcher_chat, started_at=row.started_at,
+            last_active=row.last_active if row.last_active is not None else row.created_at,
+            series=row.series, series_no=row.series_no, rematch=row.rematch))
         conn.execute(seats_t.insert(), [
             {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-             "strength": s.strength, "left": s.left, "open": s.open} for s in row.seats])
+             "strength": s.strength, "left": s.left, "open": s.open, "name": s.name,
+             "joined": s.joined, "generation": s.generation, "rematch": s.rematch}
+            for s in row.seats])
         if links:
             conn.execute(links_t.insert(), [
                 {"token_hash": token_hash(token), "table_id": row.id, "seat": seat}
@@ -414,15 +540,64 @@ class Storage:
         with self._read() as conn:
             return self._moves(conn, table_id, start)
 
+    def table_row(self, table_id: str) -> TableRow | None:
+        """The table as stored now, with its seats but without its moves."""
+        with self._read() as conn:
+            row = conn.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
+            if row is None:
+                return None
+            table = self._table_row(row._mapping)
+            table.seats = self._seats(conn, table_id)
+        return table
+
+    def chat(self, table_id: str, *, since: int = 0, last: int | None = None) -> list[ChatRow]:
+        """The table's log entries numbered ``since`` and later, in order (only the ``last``
+        ones when given)."""
+        query = sa.select(chat_t).where(chat_t.c.table_id == table_id, chat_t.c.n >= since)
+        if last is not None:
+            query = query.order_by(chat_t.c.n.desc()).limit(last)
+        else:
+            query = query.order_by(chat_t.c.n)
+        with self._read() as conn:
+            rows = [ChatRow(r.n, r.at, r.seat, r.name, r.kind, r.text,
+                            None if r.params is None else json.loads(r.params))
+                    for r in conn.execute(query)]
+        return sorted(rows, key=lambda r: r.n) if last is not None else rows
+
+    def chat_count(self, table_id: str) -> int:
+        """How many log entries the table has (the next entry's number)."""
+        with self._read() as conn:
+            found = conn.execute(sa.select(sa.func.max(chat_t.c.n)).where(
+                chat_t.c.table_id == table_id)).scalar()
+        return 0 if found is None else int(found) + 1
+
+    def link_hashes(self, table_id: str) -> dict[str, int | None]:
+        """The stored link hashes of a table and their seats (None: the watch link)."""
+        with self._read() as conn:
+            return {r.token_hash: r.seat for r in conn.execute(
+                sa.select(links_t.c.token_hash, links_t.c.seat).where(
+                    links_t.c.table_id == table_id))}
+
+    def host_table(self, token: str) -> str | None:
+        """The id of the table whose host token is ``token``, or None."""
+        with self._read() as conn:
+            found = conn.execute(sa.select(tables_t.c.id).where(
+                tables_t.c.host_hash == token_hash(token))).first()
+        return None if found is None else str(found.id)
+
     def seats(self, table_id: str) -> list[SeatRow]:
         """The table's seats as stored now."""
         with self._read() as conn:
             return self._seats(conn, table_id)
 
     def table_ids(self, *, status: str | None = None, listed: bool | None = None,
-                  limit: int | None = None) -> list[str]:
-        """Ids of the tables with ``status`` (and listing), newest first."""
+                  limit: int | None = None, active_since: float | None = None) -> list[str]:
+        """Ids of the tables with ``status`` (and listing, and last activity at or after
+        ``active_since``), newest first."""
         query = sa.select(tables_t.c.id).order_by(tables_t.c.created_at.desc())
+        if active_since is not None:
+            query = query.where(sa.func.coalesce(tables_t.c.last_active, tables_t.c.created_at)
+                                >= active_since)
         if status is not None:
             query = query.where(tables_t.c.status == status)
         if listed is not None:
@@ -490,13 +665,17 @@ class Storage:
             seed=int(m["seed"]), clock=m["clock"], listed=bool(m["listed"]),
             stand_in=m["stand_in"], watch=m["watch"], status=m["status"],
             returns=None if m["returns"] is None else json.loads(m["returns"]),
-            created_at=m["created_at"], hints=bool(m["hints"]))
+            created_at=m["created_at"], hints=bool(m["hints"]), host_hash=m["host_hash"],
+            key_id=m["key_id"], watcher_chat=bool(m["watcher_chat"]),
+            started_at=m["started_at"], last_active=m["last_active"], series=m["series"],
+            series_no=int(m["series_no"]), rematch=m["rematch"])
 
     @staticmethod
     def _seats(conn: Connection, table_id: str) -> list[SeatRow]:
         rows = conn.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id)
                             .order_by(seats_t.c.seat))
-        return [SeatRow(r.seat, r.kind, r.bot, r.strength, bool(r.left), bool(r.open))
+        return [SeatRow(r.seat, r.kind, r.bot, r.strength, bool(r.left), bool(r.open), r.name,
+                        bool(r.joined), int(r.generation), bool(r.rematch))
                 for r in rows]
 
     @staticmethod

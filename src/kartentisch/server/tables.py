@@ -23,7 +23,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -34,32 +34,55 @@ from kartentisch.core.reasons import render
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import SEED_MAX, derive_seed
+from kartentisch.server import links
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool, bot_params, stand_in_bot
+from kartentisch.server.hosting import HOST_MESSAGES, host_act
+from kartentisch.server.people import (
+    HISTORY,
+    Bucket,
+    clean_chat,
+    clean_name,
+    night_error,
+)
 from kartentisch.server.protocol import (
     PROTOCOL_VERSION,
     SERVER_REASONS,
+    Chat,
     Hello,
     Leave,
     Move,
+    Name,
     Ping,
+    React,
     Sync,
     TakeSeat,
     decode_message,
     error_message,
     refuse,
 )
+from kartentisch.server.reasons import NIGHT_REASONS
 from kartentisch.server.storage import (
+    TABLE_FIELDS,
+    ChatRow,
     Listener,
     MoveConflict,
     MoveRow,
     SeatRow,
     Storage,
     TableRow,
+    token_hash,
 )
 
 log = logging.getLogger("kartentisch.server")
 
 JSON = dict[str, Any]
+
+NOTICE_TEMPLATES: Final = {**SERVER_REASONS, **NIGHT_REASONS}
+"""The English templates of the notices a table's log may hold."""
+
+LOBBY_EXPIRY_SECONDS: Final = 30 * 60.0
+"""A listed table nobody is connected to leaves the lobby this long after its last move,
+join or chat (``kartentisch serve --lobby-expiry MINUTES``)."""
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
@@ -76,6 +99,12 @@ class Conn:
         self.watcher = False
         self.cursor = 0
         """Events sent so far (the next update starts there)."""
+        self.name: str | None = None
+        """The person's display name (a watcher's lives only here)."""
+        self.host = False
+        """This connection showed the table's host token."""
+        self.bucket = Bucket()
+        """How fast this connection may chat."""
 
     def push(self, message: JSON) -> None:
         """Send ``message`` (in order, without waiting)."""
@@ -165,7 +194,7 @@ def legal_moves(game: Game[Any, Any, Any], state: State[Any, Any]) -> list[JSON]
 def update_message(table_id: str, game: Game[Any, Any, Any], state: State[Any, Any], *,
                    moves: int, viewer: Seat | None, cursor: int, acting: bool,
                    last: LastMove | None, deadline: float | None, full: bool = False,
-                   legal: list[JSON] | None = None) -> JSON:
+                   legal: list[JSON] | None = None, closed: bool = False) -> JSON:
     """The ``update`` message for ``viewer`` (None: a watcher) after ``moves`` moves.
 
     It is built from ``viewer``'s observation, the events from ``cursor`` on as ``viewer``
@@ -178,8 +207,8 @@ def update_message(table_id: str, game: Game[Any, Any, Any], state: State[Any, A
         "type": "update",
         "table": table_id,
         "move": moves,
-        "status": "finished" if terminal else "playing",
-        "to_move": None if terminal else state.current_player,
+        "status": "finished" if terminal else "closed" if closed else "playing",
+        "to_move": None if terminal or closed else state.current_player,
         "observation": state.observation(viewer).to_json(),
         "events_from": cursor,
         "events": [e.to_json() for e in state.events_for(viewer, cursor)],
@@ -207,6 +236,8 @@ class LiveTable:
         self.moves = moves
         self.last = last
         self.lock = asyncio.Lock()
+        self.chat_lock = asyncio.Lock()
+        """Numbers the log's entries one at a time (moves need not wait for chat)."""
         self.conns: set[Conn] = set()
         self.deadline: float | None = None
         self.clock: asyncio.TimerHandle | None = None
@@ -214,6 +245,8 @@ class LiveTable:
         """The move number a bot task is working on."""
         self.broken = False
         self.options_text = json.dumps(row.options, sort_keys=True)
+        self.chat_next = 0
+        """The number of the table's next log entry (read from the database on load)."""
         self._legal: tuple[int, list[JSON]] | None = None
         """The legal moves with their notation at move number ``[0]`` (built once)."""
 
@@ -242,7 +275,8 @@ class LiveTable:
 
     def acting(self, viewer: Seat | None) -> bool:
         """Whether ``viewer`` is to move and plays the seat (not a bot in its place)."""
-        if viewer is None or self.finished or viewer != self.state.current_player:
+        if (viewer is None or self.finished or viewer != self.state.current_player
+                or self.row.status == "closed"):
             return False
         seat = self.row.seats[viewer]
         return seat.kind == HUMAN and not seat.left
@@ -251,16 +285,28 @@ class LiveTable:
         """The public facts about every seat (connected: to this server process)."""
         present = {c.seat for c in self.conns if c.seat is not None}
         return [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "strength": s.strength,
-                 "left": s.left, "open": s.open, "connected": s.seat in present}
+                 "left": s.left, "open": s.open, "connected": s.seat in present,
+                 "name": s.name, "joined": s.joined}
                 for s in self.row.seats]
+
+    def names(self) -> list[str | None]:
+        """The seats' display names (None: a bot or a person without a name)."""
+        return [s.name for s in self.row.seats]
 
     def info(self) -> JSON:
         """The table's public description (the lobby's and the welcome message's)."""
         return {"id": self.id, "game": self.row.game, "title": self.game.spec.title,
                 "players": self.row.players, "options": self.row.options,
                 "clock": self.row.clock, "stand_in": self.row.stand_in, "hints": self.row.hints,
-                "status": "finished" if self.finished else "playing", "move": self.moves,
+                "status": self.status(), "move": self.moves,
+                "listed": self.row.listed, "watcher_chat": self.row.watcher_chat,
                 "seats": self.seats_json()}
+
+    def status(self) -> str:
+        """``playing``, ``finished`` (the game is over) or ``closed`` (the host ended it)."""
+        if self.row.status == "closed":
+            return "closed"
+        return "finished" if self.finished else "playing"
 
     def update_for(self, conn: Conn, *, full: bool = False) -> JSON:
         """The update for ``conn`` from its cursor on (which then moves to the end)."""
@@ -269,7 +315,7 @@ class LiveTable:
         message = update_message(
             self.id, self.game, self.state, moves=self.moves, viewer=conn.seat, cursor=cursor,
             acting=acting, last=self.last, deadline=self.deadline, full=full,
-            legal=self.legal() if acting else None)
+            legal=self.legal() if acting else None, closed=self.row.status == "closed")
         conn.cursor = len(self.state.events)
         return message
 
@@ -307,7 +353,8 @@ class LiveTable:
 
     def record(self) -> GameRecord:
         """The game so far as a record (``kartentisch replay`` reads it)."""
-        return GameRecord.from_state(self.row.game, self.state, self.seat_players())
+        return GameRecord.from_state(self.row.game, self.state, self.seat_players(),
+                                     names=self.names() if any(self.names()) else ())
 
 
 # ---------------------------------------------------------------- creating tables
@@ -320,6 +367,8 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     open: bool = False
     """A human seat anyone in the lobby may claim (listed tables only): it gets no link at
     creation; the first claim makes one (see ``POST /api/web/tables/{id}/claim``)."""
+    name: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    """The display name of the seat's person (the host names their own seat)."""
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -334,6 +383,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     listed: bool = True
     hints: bool = True
     """Whether the page offers the ismcts bot's hint at this table (stored with it)."""
+    watcher_chat: bool = False
+    """Whether watchers may chat at this table (players always may)."""
 
 
 def new_id() -> str:
@@ -350,9 +401,16 @@ def new_token() -> str:
 class Hub:
     """The live tables of this process, the storage, the bot workers and the listener."""
 
-    def __init__(self, storage: Storage, pool: BotPool) -> None:
+    def __init__(self, storage: Storage, pool: BotPool, *, secret: bytes | None = None,
+                 lobby_expiry: float = LOBBY_EXPIRY_SECONDS) -> None:
         self.storage = storage
         self.pool = pool
+        self.lobby_expiry = lobby_expiry
+        """Seconds after its last activity that a table nobody is at leaves the lobby."""
+        self.secret = secret if secret is not None else secrets.token_bytes(32)
+        """The server secret every link of this server's tables is derived from (a random
+        one, when none is given, lasts as long as this process)."""
+        self.key_id = links.key_id(self.secret)
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -416,6 +474,7 @@ class Hub:
             loaded = await asyncio.to_thread(self.storage.load_table, table_id)
             live = None if loaded is None else self._rebuild(*loaded)
             if live is not None:
+                live.chat_next = await asyncio.to_thread(self.storage.chat_count, table_id)
                 self.tables[table_id] = live
                 self._schedule(live)
             future.set_result(live)
@@ -460,8 +519,12 @@ class Hub:
             if spec.open and (spec.kind != HUMAN or not request.listed):
                 raise refuse("lobby.bad_request",
                              detail=f"seat {index}: only a human seat at a listed table is open")
+            if spec.name is not None and spec.kind != HUMAN:
+                raise refuse("lobby.bad_request",
+                             detail=f"seat {index}: only a human seat has a name")
             if spec.kind == HUMAN and spec.bot is None and spec.strength is None:
-                seats.append(SeatRow(index, HUMAN, open=spec.open))
+                seats.append(SeatRow(index, HUMAN, open=spec.open,
+                                     name=None if spec.name is None else clean_name(spec.name)))
             elif spec.kind == BOT and spec.bot in known:
                 strength = spec.strength
                 if strength is not None and (type(strength) is not int
@@ -480,8 +543,11 @@ class Hub:
         row = TableRow(id=new_id(), game=name, players=game.players,
                        options=game.options_json(), seed=secrets.randbelow(SEED_MAX + 1),
                        clock=clock, listed=request.listed, stand_in=stand_in_bot(name),
-                       seats=seats, hints=request.hints)
-        links: dict[str, int | None] = {}
+                       seats=seats, hints=request.hints, watcher_chat=request.watcher_chat,
+                       key_id=self.key_id)
+        host = links.host_token(self.secret, row.id)
+        row.host_hash = token_hash(host)
+        tokens: dict[str, int | None] = {}
         answer_seats: list[JSON] = []
         for seat in seats:
             entry: JSON = {"seat": seat.seat, "kind": seat.kind, "bot": seat.bot,
@@ -489,21 +555,24 @@ class Hub:
             if seat.open:
                 entry["open"] = True  # no link yet: whoever claims the seat gets one
             elif seat.kind == HUMAN:
-                token = new_token()
-                links[token] = seat.seat
+                token = links.seat_token(self.secret, row.id, seat.seat, seat.generation)
+                tokens[token] = seat.seat
                 entry.update(token=token, link=f"{base_url}#seat={token}")
+            if seat.kind == HUMAN:
+                entry["name"] = seat.name
             answer_seats.append(entry)
-        watch = new_token()
-        links[watch] = None
+        watch = links.watch_token(self.secret, row.id)
+        tokens[watch] = None
         row.watch = watch if request.listed else None
-        await asyncio.wrap_future(self.storage.submit("create", row, links))
+        await asyncio.wrap_future(self.storage.submit("create", row, tokens))
         live = self._rebuild(row, [])  # as stored: no need to read it back
         self.tables[row.id] = live
         self._schedule(live)
         log.info("table %s created: %s, %d players", row.id, name, row.players)
         return {"v": PROTOCOL_VERSION, "table": row.id, "seats": answer_seats,
-                "hints": row.hints,
-                "watch": {"token": watch, "link": f"{base_url}#watch={watch}"}}
+                "hints": row.hints, "listed": row.listed, "watcher_chat": row.watcher_chat,
+                "watch": {"token": watch, "link": f"{base_url}#watch={watch}"},
+                "host": {"token": host, "link": f"{base_url}#host={host}"}}
 
     # ------------------------------------------------------------------ messages
     async def handle(self, conn: Conn, data: str | bytes) -> None:
@@ -531,6 +600,14 @@ class Hub:
                 await self.set_left(conn, table, True)
             elif isinstance(message, TakeSeat):
                 await self.set_left(conn, table, False)
+            elif isinstance(message, Name):
+                await self.rename(conn, table, message.name)
+            elif isinstance(message, Chat):
+                await self.chat(conn, table, "chat", clean_chat(message.text))
+            elif isinstance(message, React):
+                await self.chat(conn, table, "react", message.reaction)
+            elif isinstance(message, HOST_MESSAGES):
+                await host_act(self, conn, table, message)
         except KartentischError as error:
             conn.push(self._error(conn, error, ref))
         except Exception:
@@ -548,26 +625,119 @@ class Hub:
         return error_message(error, **extra)
 
     async def hello(self, conn: Conn, message: Hello) -> None:
-        """Join the table of the link: welcome, then the whole view."""
+        """Join the table of the link (or, with only the host token, the host's table as a
+        watcher): welcome with the table's recent log, then the whole view.
+
+        A seat's first hello marks it joined; a name given is stored with the seat (a
+        watcher's stays on its connection)."""
         if conn.table is not None:
             raise refuse("session.already_joined")
-        found = await asyncio.to_thread(self.storage.resolve_link, message.token)
+        name = None if message.name is None else clean_name(message.name)
+        found: tuple[str, int | None] | None = None
+        if message.token is not None:
+            found = await asyncio.to_thread(self.storage.resolve_link, message.token)
+        if message.host is not None:
+            host_of = await asyncio.to_thread(self.storage.host_table, message.host)
+            if host_of is None or (found is not None and found[0] != host_of):
+                raise night_error("host.not_host")
+            if found is None and message.token is None:
+                found = (host_of, None)
         table = None if found is None else await self.table(found[0])
         if table is None or found is None:
             raise refuse("session.unknown_link")
+        history = await asyncio.to_thread(self.storage.chat, table.id, last=HISTORY)
         async with table.lock:
             conn.table, conn.seat, conn.watcher = table, found[1], found[1] is None
+            conn.host, conn.name = message.host is not None, name
             table.conns.add(conn)
+            if conn.seat is not None:
+                seat = table.row.seats[conn.seat]
+                changes: JSON = {}
+                if not seat.joined:
+                    changes["joined"] = True
+                    if seat.left and seat.bot is None and seat.generation > 0:
+                        changes["left"] = False  # the host's new invitee takes the seat
+                if name is not None and name != seat.name:
+                    changes["name"] = name
+                if changes:
+                    await self._store_seat(table, seat, changes)
+                conn.name = seat.name
+            await self._touch(table)
             conn.push({"v": PROTOCOL_VERSION, "type": "welcome", "role":
                        "watcher" if conn.watcher else "seat", "seat": conn.seat,
-                       "table": table.info()})
+                       "host": conn.host, "table": table.info(),
+                       "chat": [self._chat_json(table, entry) for entry in history]})
             conn.push(table.update_for(conn, full=True))
             self._seats_changed(table)
+
+    async def _store_seat(self, table: LiveTable, seat: SeatRow, changes: JSON) -> None:
+        """Store ``changes`` of a seat's columns, then make them (the lock is held)."""
+        await asyncio.wrap_future(self.storage.submit("seat", table.id, seat.seat, changes))
+        for key, value in changes.items():
+            setattr(seat, key, value)
+
+    async def _touch(self, table: LiveTable) -> None:
+        """Note the table as active now (the lobby's expiry clock)."""
+        now = time.time()
+        table.row.last_active = now
+        await asyncio.wrap_future(self.storage.submit("table", table.id, {"last_active": now}))
+
+    async def rename(self, conn: Conn, table: LiveTable, text: str) -> None:
+        """``name``: the connection's person is called ``text`` from now on (limited like
+        chat: each rename of a seat is a write)."""
+        name = clean_name(text)
+        wait = conn.bucket.take()
+        if wait > 0:
+            raise night_error("chat.too_fast", retry_after=max(1, round(wait)))
+        async with table.lock:
+            conn.name = name
+            if conn.seat is not None:
+                seat = table.row.seats[conn.seat]
+                if seat.name != name:
+                    await self._store_seat(table, seat, {"name": name})
+                    self._seats_changed(table)
+
+    @staticmethod
+    def _chat_json(table: LiveTable, entry: ChatRow) -> JSON:
+        return {"v": PROTOCOL_VERSION, "type": "chat", "table": table.id, **entry.to_json()}
+
+    async def chat(self, conn: Conn, table: LiveTable, kind: str, text: str) -> None:
+        """A chat line or a reaction from ``conn``: checked (watchers, rate), stored, told
+        to everyone at the table."""
+        if conn.watcher and not table.row.watcher_chat:
+            raise night_error("chat.watchers_off")
+        wait = conn.bucket.take()
+        if wait > 0:
+            raise night_error("chat.too_fast", retry_after=max(1, round(wait)))
+        await self.log_entry(table, kind, text, seat=conn.seat, name=conn.name)
+
+    async def log_entry(self, table: LiveTable, kind: str, text: str, *,
+                        seat: int | None = None, name: str | None = None,
+                        params: JSON | None = None) -> ChatRow:
+        """Store an entry of the table's log (chat, reaction or notice) and tell everyone.
+        A notice's message renders its code's English template with ``params``."""
+        async with table.chat_lock:
+            entry = ChatRow(table.chat_next, time.time(), seat, name, kind, text, params)
+            await asyncio.wrap_future(self.storage.submit("chat", table.id, entry))
+            table.chat_next += 1
+            table.row.last_active = entry.at
+        message = self._chat_json(table, entry)
+        if kind == "notice":  # also as a plain notice, for clients that read only those
+            shown = dict(params or {})
+            if "name" in shown and shown["name"] is None:
+                shown["name"] = f"seat {shown.get('seat', '?')}"
+            message["message"] = render(NOTICE_TEMPLATES.get(text, text), shown)
+            table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": text,
+                            "params": params or {}, "message": message["message"],
+                            "n": entry.n})
+        table.tell_all(message)
+        return entry
 
     def disconnect(self, conn: Conn) -> None:
         """Forget a closed connection (its seat stays; the clock or a stand-in covers it).
 
-        A finished table nobody is connected to leaves memory (the database keeps it)."""
+        A finished or closed table nobody is connected to leaves memory (the database keeps
+        it)."""
         table = conn.table
         if table is not None and conn in table.conns:
             table.conns.discard(conn)
@@ -575,7 +745,8 @@ class Hub:
             self._evict(table)
 
     def _evict(self, table: LiveTable) -> None:
-        if table.finished and not table.conns and self.tables.get(table.id) is table:
+        over = table.finished or table.row.status == "closed"
+        if over and not table.conns and self.tables.get(table.id) is table:
             del self.tables[table.id]
 
     def _seats_changed(self, table: LiveTable) -> None:
@@ -588,6 +759,8 @@ class Hub:
             raise refuse("move.watcher")
         seat = conn.seat
         async with table.lock:
+            if table.row.status == "closed":
+                raise night_error("table.closed")
             if table.row.seats[seat].left:
                 raise refuse("move.stand_in")
             if message.move != table.moves:
@@ -626,6 +799,7 @@ class Hub:
 
     def _after_move(self, table: LiveTable, *, mover: Conn | None = None,
                     ref: int | None = None) -> None:
+        table.row.last_active = time.time()  # as the journal stored it with the move
         self._schedule(table)  # first, so the update carries the new deadline
         table.broadcast(mover=mover, ref=ref)
 
@@ -635,10 +809,17 @@ class Hub:
             raise refuse("seat.watcher")
         async with table.lock:
             seat = table.row.seats[conn.seat]
+            if table.row.status == "closed":
+                raise night_error("table.closed")
             if seat.kind != HUMAN or seat.left == left:
                 raise refuse("seat.already_left" if left else "seat.not_left")
-            await asyncio.wrap_future(self.storage.submit("left", table.id, seat.seat, left))
-            seat.left = left
+            if not left and seat.bot is not None:  # the host's bot gives the seat back
+                await self._store_seat(table, seat, {"left": False, "bot": None,
+                                                     "strength": None})
+            else:
+                await asyncio.wrap_future(self.storage.submit("left", table.id, seat.seat,
+                                                              left))
+                seat.left = left
             self._schedule(table)
             self._seats_changed(table)
             table.broadcast()
@@ -650,7 +831,7 @@ class Hub:
             table.clock.cancel()
             table.clock = None
         table.deadline = None
-        if table.finished or table.broken:
+        if table.finished or table.broken or table.row.status == "closed":
             return
         seat = table.row.seats[table.state.current_player]
         n = table.moves
@@ -684,15 +865,17 @@ class Hub:
         if table.moves != n or table.finished:
             return
         seat = table.row.seats[table.state.current_player]
-        if seat.kind == BOT:
+        if seat.kind == BOT or seat.bot is not None:  # a bot seat, or one the host seated
             bot, params, by = str(seat.bot), bot_params(str(seat.bot), seat.strength), BOT
         else:
             bot, params, by = table.row.stand_in, {}, "stand-in"
         aid = await self._bot_choice(table, bot, params)
         async with table.lock:
             current = table.row.seats[seat.seat]
-            if table.moves != n or (current.kind == HUMAN and not current.left):
-                return  # moved meanwhile (another process) or the player took the seat back
+            if (table.moves != n or (current.kind == HUMAN and not current.left)
+                    or table.row.status == "closed"):
+                return  # moved meanwhile (another process), the player took the seat back
+                # or the host closed the table
             await self._commit(table, seat.seat, aid, by)
 
     async def _clock_ran_out(self, table: LiveTable, n: int) -> None:
@@ -701,7 +884,7 @@ class Hub:
         seat = table.state.current_player
         aid = await self._bot_choice(table, table.row.stand_in, {})
         async with table.lock:
-            if table.moves != n:
+            if table.moves != n or table.row.status == "closed":
                 return
             table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": "clock.expired",
                             "params": {"seat": seat, "move": n},
@@ -724,6 +907,9 @@ class Hub:
             table = self.tables.get(table_id)
             if table is None:
                 return
+            if kind == "c":  # a chat line or notice stored by another process
+                self.spawn(self._chat_catch_up(table))
+                return
             if kind == "m" and int(rest.rsplit(":", 1)[1]) < table.moves:
                 return  # our own move coming back
             ids = [table_id]
@@ -733,6 +919,14 @@ class Hub:
             else:
                 self._catching_up.add(table_id)
                 self.spawn(self._catch_up(self.tables[table_id]))
+
+    async def _chat_catch_up(self, table: LiveTable) -> None:
+        """Tell this process's connections the log entries other processes stored."""
+        async with table.chat_lock:
+            rows = await asyncio.to_thread(self.storage.chat, table.id, since=table.chat_next)
+            for entry in rows:
+                table.tell_all(self._chat_json(table, entry))
+                table.chat_next = entry.n + 1
 
     async def _catch_up(self, table: LiveTable) -> None:
         try:
@@ -748,13 +942,20 @@ class Hub:
     async def _catch_up_locked(self, table: LiveTable, *, seats: bool = False) -> None:
         """Apply the moves other processes stored (the lock is held) and tell everyone."""
         if seats:
-            stored = await asyncio.to_thread(self.storage.seats, table.id)
-            if ([(s.left, s.open) for s in stored]
-                    != [(s.left, s.open) for s in table.row.seats]):
-                for mine, theirs in zip(table.row.seats, stored, strict=True):
-                    mine.left, mine.open = theirs.left, theirs.open  # open: a seat claimed
+            stored = await asyncio.to_thread(self.storage.table_row, table.id)
+            if stored is not None and stored.seats != table.row.seats:
+                for mine, theirs in zip(table.row.seats, stored.seats, strict=True):
+                    for key in SeatRow.__slots__:  # left, open (claimed), name, kind ...
+                        setattr(mine, key, getattr(theirs, key))
                 self._seats_changed(table)
                 self._schedule(table)
+            if stored is not None:
+                was = table.row.status
+                for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
+                    setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
+                if table.row.status != was:  # e.g. the host closed it at another process
+                    self._schedule(table)
+                    table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:
             self._apply_stored(table, row)
@@ -763,16 +964,26 @@ class Hub:
 
     # ------------------------------------------------------------------ lobby reads
     async def summaries(self, limit: int = 200) -> list[JSON]:
-        """The listed tables in play (newest first), as the lobby shows them."""
-        ids = await asyncio.to_thread(self.storage.table_ids, status="playing", listed=True,
-                                      limit=limit)
-        out = []
-        for table_id in ids:
+        """The listed tables in play (newest first), as the lobby shows them: a table
+        nobody is connected to whose last move, join or chat is older than the lobby
+        expiry is left out (it stays reachable by its links and id)."""
+        cutoff = time.time() - self.lobby_expiry
+        recent = await asyncio.to_thread(self.storage.table_ids, status="playing", listed=True,
+                                         limit=limit, active_since=cutoff)
+        present = [t.id for t in self.tables.values()
+                   if t.conns and t.row.listed and t.row.status == "playing"]
+        found: list[tuple[float, JSON]] = []
+        for table_id in dict.fromkeys([*recent, *present]):
             table = await self.table(table_id)
-            if table is not None and not table.finished:
-                info = table.info()
-                info["watch"] = table.row.watch
-                out.append(info)
+            if table is None or table.finished or table.row.status != "playing":
+                continue
+            if not table.conns and (table.row.last_active or table.row.created_at) < cutoff:
+                continue
+            info = table.info()
+            info["watch"] = table.row.watch
+            found.append((table.row.created_at, info))
+        found.sort(key=lambda entry: -entry[0])
+        out = [info for _at, info in found[:limit]]
         return out
 
     async def record(self, table_id: str) -> GameRecord:
@@ -780,7 +991,7 @@ class Hub:
         table = await self.table(table_id)
         if table is None:
             raise refuse("lobby.unknown_table", table=table_id)
-        if not table.finished:
+        if not table.finished and table.row.status != "closed":
             raise refuse("lobby.not_finished", table=table_id)
         record = table.record()
         self._evict(table)

@@ -32,7 +32,7 @@ import json
 import math
 import time
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 from starlette.requests import Request
@@ -45,14 +45,17 @@ from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import all_reasons, descriptor_of, descriptors, load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.locale import LANGUAGES, catalogue_path
+from kartentisch.server.hosting import host_links
+from kartentisch.server.people import night_error
 from kartentisch.server.protocol import (
+    MAX_TOKEN_CHARS,
     PROTOCOL_VERSION,
     SERVER_REASONS,
     ProtocolError,
     error_message,
     refuse,
 )
-from kartentisch.server.reasons import WEB_REASONS
+from kartentisch.server.reasons import NIGHT_REASONS, WEB_REASONS
 from kartentisch.server.tables import CreateTable, Hub, LiveTable, new_token
 
 JSON = dict[str, Any]
@@ -88,7 +91,7 @@ def games_words() -> dict[str, JSON]:
 
 def reason_templates() -> dict[str, str]:
     """Every reason code the page may meet and its English template (the message id)."""
-    return {**all_reasons(), **SERVER_REASONS, **WEB_REASONS}
+    return {**all_reasons(), **SERVER_REASONS, **WEB_REASONS, **NIGHT_REASONS}
 
 
 @functools.cache
@@ -141,6 +144,12 @@ class TokenRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     token: str
 
 
+class HostRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/web/host/links``: the host token of a table."""
+
+    host: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN_CHARS)]
+
+
 class ExplainRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """``POST /api/web/explain``: the move a player tried, in the game's notation."""
 
@@ -169,7 +178,8 @@ def _decode(body: bytes, kind: type[Any]) -> Any:
 def _error(error: KartentischError, status: int = 400) -> JSONResponse:
     status = {"lobby.unknown_table": 404, "lobby.not_finished": 409,
               "lobby.too_large": 413, "web.hints_off": 403,
-              "web.no_open_seat": 409}.get(error.code, status)
+              "web.no_open_seat": 409, "host.not_host": 403,
+              "host.other_key": 409}.get(error.code, status)
     return JSONResponse(error_message(error), status_code=status)
 
 
@@ -257,7 +267,8 @@ def replay_frames(record: GameRecord, view: Seat | str | None) -> JSON:
                 detail=f"move {index + 1} ({text}) does not replay: {error.code}") from error
         frames.append(frame(index + 1, seat, text, cursor))
     return {"v": PROTOCOL_VERSION, "game": record.game, "players": record.players,
-            "options": record.options, "seats": record.seats, "view": view,
+            "options": record.options, "seats": record.seats, "names": record.names,
+            "view": view,
             "returns": state.returns() if state.is_terminal() else None,
             "reveal": state.reveal() if state.is_terminal() else None, "frames": frames}
 
@@ -321,7 +332,7 @@ def web_routes(hub: Hub) -> list[Route]:
             table = await hub.table(table_id)
             if table is None:
                 raise refuse("lobby.unknown_table", table=table_id)
-            if table.finished or not table.row.listed:
+            if table.finished or not table.row.listed or table.row.status != "playing":
                 raise _refuse_web("web.no_open_seat", table=table_id)
             token = new_token()
             seat = await asyncio.to_thread(hub.storage.claim_seat, table_id, token,
@@ -336,6 +347,19 @@ def web_routes(hub: Hub) -> list[Route]:
         return JSONResponse({"v": PROTOCOL_VERSION, "table": table_id, "seat": seat,
                              "token": token, "link": f"{request.base_url}#seat={token}"},
                             status_code=201)
+
+    async def host_links_route(request: Request) -> Response:
+        try:
+            wanted: HostRequest = _decode(await _body(request), HostRequest)
+            table_id = await asyncio.to_thread(hub.storage.host_table, wanted.host)
+            table = None if table_id is None else await hub.table(table_id)
+            if table is None:
+                raise night_error("host.not_host")
+            stored = await asyncio.to_thread(hub.storage.link_hashes, table.id)
+            answer = host_links(hub, table, stored, str(request.base_url))
+        except KartentischError as error:
+            return _error(error)
+        return JSONResponse(answer)
 
     async def explain_route(request: Request) -> Response:
         try:
@@ -409,6 +433,7 @@ def web_routes(hub: Hub) -> list[Route]:
         Route("/api/web/tables/{table_id}", settings_route),
         Route("/api/web/tables/{table_id}/claim", claim_route, methods=["POST"]),
         Route("/api/web/lobby", lobby_route),
+        Route("/api/web/host/links", host_links_route, methods=["POST"]),
         Route("/api/web/explain", explain_route, methods=["POST"]),
         Route("/api/web/hint", hint_route, methods=["POST"]),
         Route("/api/web/replay/{table_id}", replay_table_route),

@@ -1,5 +1,5 @@
 // The page's entry: language, header and the view the location hash asks for
-// (#seat=TOKEN, #watch=TOKEN, #replay=TABLE&view=..., else the lobby).
+// (#seat=TOKEN, #watch=TOKEN, #host=TOKEN, #replay=TABLE&view=..., else the lobby).
 
 import {browserLanguage, language, onLanguage, setLanguage, t} from "./i18n.js";
 import {showLobby} from "./lobby.js";
@@ -26,8 +26,9 @@ function renderHeader() {
 function route() {
   if (current && current.close) current.close();
   const params = hashParams();
-  if (params.seat || params.watch) {
-    current = showTable(main, params.seat ? {token: params.seat} : {token: params.watch, watcher: true});
+  if (params.seat || params.watch || params.host) {
+    current = showTable(main, params.seat ? {token: params.seat} :
+      params.host ? {host: params.host} : {token: params.watch, watcher: true});
   } else if (params.replay !== undefined) {
     current = showReplay(main, params);
   } else {

@@ -5,6 +5,8 @@
 import {reason as reasonText, t} from "./i18n.js";
 import {api, copyText, h, replace} from "./util.js";
 import {gameModule} from "./games/index.js";
+import {hostedTables, rememberHosting} from "./host.js";
+import {checkName, myName, rememberName} from "./names.js";
 
 const SEARCH_BOTS = ["ismcts", "pimc"];
 const CLOCKS = [null, 30, 60, 120, 300];
@@ -48,7 +50,8 @@ export function showLobby(root) {
         {kind: "bot", bot: game.bots.includes("heuristic") ? "heuristic" : game.bots[0],
          strength: 3});
     }
-    return {game: game.name, players: count, options, seats, hints: true, clock: null};
+    return {game: game.name, players: count, options, seats, hints: true, clock: null,
+            listed: false, watcherChat: false};
   }
 
   function game() { return view.games.find((g) => g.name === view.form.game); }
@@ -94,7 +97,7 @@ export function showLobby(root) {
           Object.entries(view.strengths).map(([level, seconds]) =>
             h("option", {value: level, selected: Number(level) === seat.strength},
               t("{level} ({seconds} s per move)", {level, seconds}))))) : null;
-    const open = seat.kind === "human" && index > 0 ?
+    const open = seat.kind === "human" && index > 0 && view.form.listed ?
       h("label", {class: "open-seat"},
         h("input", {type: "checkbox", id: `open-${index}`, checked: !!seat.open,
                     onchange: (e) => { seat.open = e.target.checked; }}),
@@ -133,10 +136,36 @@ export function showLobby(root) {
                   onchange: (e) => { view.form.hints = e.target.checked; }}),
       " ", t("Offer the hint button at this table"));
     const error = h("p", {class: "error", role: "alert", id: "create-error"});
+    const nameInput = h("input", {type: "text", id: "my-name", value: view.name ?? myName(),
+                                  maxlength: 64, autocomplete: "nickname", spellcheck: "false",
+                                  oninput: (e) => { view.name = e.target.value; }});
+    const who = h("div", {class: "row night-who"},
+      h("label", {for: "my-name"}, t("Your name")), nameInput,
+      h("span", {class: "help"}, t("You sit at the first person's seat; everyone at the table sees this name.")));
+    const listing = (value, id, label, help) => h("label", {class: "listing-choice"},
+      h("input", {type: "radio", name: "listed", id, value, checked: view.form.listed === (value === "open"),
+                  onchange: () => {
+                    view.form.listed = value === "open";
+                    if (!view.form.listed) for (const s of view.form.seats) delete s.open;
+                    render();
+                  }}),
+      " ", h("span", {}, label), " ", h("span", {class: "help"}, help));
+    const privacy = h("fieldset", {class: "listing"},
+      h("legend", {}, t("Who may come to this table")),
+      listing("private", "listed-private", t("Private (link only)"),
+        t("Only people you send a link to can sit down or watch.")),
+      listing("open", "listed-open", t("Open (listed in the lobby)"),
+        t("Anyone in the lobby can watch and take a free seat.")),
+      h("label", {class: "watcher-chat"},
+        h("input", {type: "checkbox", id: "watcher-chat", checked: !!view.form.watcherChat,
+                    onchange: (e) => { view.form.watcherChat = e.target.checked; }}),
+        " ", t("Watchers may chat")));
     const form = h("form", {class: "new-table", onsubmit: (e) => { e.preventDefault(); create(error); }},
       h("h2", {}, t("New table")),
+      who,
       gameChoice,
       h("div", {class: "row"}, playerChoice, clock, hints),
+      privacy,
       h("fieldset", {class: "seats"}, h("legend", {}, t("Seats")),
         h("ol", {}, view.form.seats.map(seatRow))),
       h("details", {class: "options", open: true},
@@ -148,22 +177,49 @@ export function showLobby(root) {
       h("section", {class: "lobby"},
         view.created ? createdPanel() : null,
         form,
+        hostedPanel(),
         h("section", {class: "open"}, h("h2", {}, t("Open tables")), tablesBox)));
     renderTables();
   }
 
+  /** The tables this browser hosts (their host tokens are kept here): open each as host. */
+  function hostedPanel() {
+    const hosted = Object.entries(hostedTables()).slice(0, 8);
+    if (!hosted.length) return null;
+    return h("section", {class: "hosted", id: "hosted"},
+      h("h2", {}, t("Your tables")),
+      h("ul", {class: "tables"}, hosted.map(([table, entry]) => h("li", {dataset: {table}},
+        h("strong", {}, entry.title || entry.game), " · ",
+        new Date(entry.at || 0).toLocaleString(), " ",
+        h("a", {class: "button", href: `#host=${entry.host}`, dataset: {host: table}},
+          t("Open as host"))))));
+  }
+
+  /** The links of the table just made, read from the host links route (the same the host
+   * panel of the table shows in any tab). */
+  async function loadCreated() {
+    const [status, data] = await api("/api/web/host/links", {host: view.created.host});
+    if (status === 200) view.createdLinks = data;
+    render();
+    root.querySelector(".created a.button")?.focus();
+  }
+
   function createdPanel() {
-    const answer = view.created;
+    const answer = view.createdLinks;
+    if (!answer || answer.table !== view.created.table) {
+      return h("section", {class: "creating", "aria-busy": "true"}, h("p", {}, t("Loading…")));
+    }
     const rows = answer.seats.filter((s) => s.kind === "human").map((s) => {
       if (s.open) {
         return h("li", {class: "link-row open-seat", dataset: {seat: s.seat}},
           h("span", {}, t("Seat {seat}", {seat: s.seat})), " ",
           t("open in the lobby: the first person to take it gets its link"));
       }
+      const label = s.name || t("Seat {seat}", {seat: s.seat});
       const input = h("input", {type: "text", readonly: true, value: s.link, class: "link",
-                                "aria-label": t("Link for seat {seat}", {seat: s.seat})});
+                                "aria-label": t("Link for {name}", {name: label})});
       return h("li", {class: "link-row"},
-        h("span", {}, t("Seat {seat}", {seat: s.seat})), input,
+        h("span", {}, label), input,
         h("button", {type: "button", onclick: async (e) => {
           const ok = await copyText(s.link, input);
           e.target.textContent = ok ? t("Copied") : t("Copy");
@@ -171,16 +227,27 @@ export function showLobby(root) {
         h("a", {href: s.link, class: "button", dataset: {seat: s.seat}},
           t("Sit down here")));
     });
-    return h("section", {class: "created", "aria-live": "polite"},
+    return h("section", {class: "created", "aria-live": "polite", dataset: {table: answer.table}},
       h("h2", {}, t("Your table is ready")),
       h("p", {}, t("Send each person the link of their seat; whoever has a link plays that seat.")),
       h("ul", {class: "links"}, rows),
       h("p", {}, h("a", {href: answer.watch.link}, t("Watch link")), " · ",
-        t("Watchers see what every player may see, no hidden card.")));
+        t("Watchers see what every player may see, no hidden card.")),
+      h("p", {}, h("a", {href: `#host=${view.created.host}`, id: "host-link"},
+        t("Open the host's page")), " · ",
+        t("It shows these links again in any tab and lets you seat bots or close the table.")));
   }
 
   async function create(error) {
     const f = view.form;
+    const [name, why] = checkName(view.name ?? myName());
+    if (!name) {
+      replace(error, why);
+      root.querySelector("#my-name")?.focus();
+      return;
+    }
+    rememberName(name);
+    view.name = name;
     const options = {};
     const g = game();
     for (const o of g.options) {
@@ -188,9 +255,12 @@ export function showLobby(root) {
       options[o.name] = o.allowed === "true|false" ? v === "true" :
         o.allowed === "int" ? Number(v) : (/^\d+$/.test(v) ? Number(v) : v);
     }
-    const seats = f.seats.map((s) => s.kind === "human" ? {kind: "human", ...(s.open ? {open: true} : {})} :
+    const mine = f.seats.findIndex((s) => s.kind === "human" && !s.open);
+    const seats = f.seats.map((s, i) => s.kind === "human" ?
+      {kind: "human", ...(s.open && f.listed ? {open: true} : {}), ...(i === mine ? {name} : {})} :
       {kind: "bot", bot: s.bot, ...(SEARCH_BOTS.includes(s.bot) ? {strength: s.strength} : {})});
-    const body = {table: {game: f.game, players: f.players, options, seats, clock: f.clock},
+    const body = {table: {game: f.game, players: f.players, options, seats, clock: f.clock,
+                          listed: !!f.listed, watcher_chat: !!f.watcherChat},
                   hints: f.hints};
     const [status, data] = await api("/api/web/tables", body);
     if (status !== 201) {
@@ -198,9 +268,11 @@ export function showLobby(root) {
       return;
     }
     rememberTable(data, body);
-    view.created = data;
+    rememberHosting(data, {game: f.game, title: g.title, mine: mine < 0 ? null : mine});
+    view.created = {table: data.table, host: data.host.token};
+    view.createdLinks = null;
     render();
-    root.querySelector(".created a.button")?.focus();
+    loadCreated();
   }
 
   let tables = [];
@@ -232,7 +304,8 @@ export function showLobby(root) {
         t("{players} players", {players: table.players}), " · ",
         t("move {move}", {move: table.move}), " · ",
         table.seats.map((s) => s.kind === "human" ?
-          (s.open ? t("free seat") : s.connected ? t("person (here)") : t("person (away)")) :
+          (s.open ? t("free seat") : s.name ? `${s.name} (${s.connected ? t("here") : t("away")})` :
+            s.connected ? t("person (here)") : t("person (away)")) :
           botLabel(s.bot)).join(", "), " ",
         free.length ? h("button", {type: "button", class: "primary take-seat",
                                    onclick: (e) => takeSeat(table, e.currentTarget)},

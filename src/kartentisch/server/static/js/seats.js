@@ -35,7 +35,7 @@ function seatItem(info, position, content) {
                   "aria-current": info.toMove ? "true" : null, "aria-label": info.label},
     h("div", {class: "seat-head"},
       avatar(info.seat, info.initial),
-      h("span", {class: "seat-name"}, info.name),
+      h("span", {class: "seat-name player-name"}, info.name),
       info.bot ? h("span", {class: "bot-mark", title: info.botMark}, info.botShort || info.botMark) : null,
       info.toMove ? h("span", {class: "seat-clock", dataset: {clock: info.seat}}, info.clock || "") : null),
     h("div", {class: "seat-line"}, info.kind ? h("span", {class: "seat-kind player-kind"}, info.kind) : null,

@@ -1,23 +1,37 @@
 // A table: the websocket connection (docs/protocol.md), whose turn it is, the clock, the
 // players, the game's board, explanations, hints, the log, and the end of the game.
 
+import {createChat} from "./chat.js";
 import {gameModule} from "./games/index.js";
+import {createHost, hostingFor} from "./host.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
-import {botLabel, rememberTable, rememberedTable} from "./lobby.js";
+import {botLabel, rememberTable} from "./lobby.js";
+import {myName, nameForm, seatLabel} from "./names.js";
 import {PACES, arrivals, pace, pacer, setPace, setSound, soundOn, turnSignal} from "./pacing.js";
 import {felt} from "./seats.js";
+import {api, h, replace} from "./util.js";
 import {sentenceCase} from "./words.js";
-import {api, copyText, h, replace} from "./util.js";
 
 const V = 1;
 
-export function showTable(root, {token, watcher = false}) {
+export function showTable(root, {token = null, watcher = false, host = null}) {
+  // The host token: from a #host= address, or remembered for the table of this seat link;
+  // a #host= address sits at the host's own seat when this browser knows its link.
+  const hosting = hostingFor({host, seat: token});
+  if (hosting && !host) host = hosting.host;
+  if (host && !token && hosting && hosting.mine) token = hosting.mine;
   const st = {
     token, watcher, ws: null, closed: false, table: null, seat: null, update: null,
     events: [], message: null, hint: null, hintsAllowed: false, sending: false, ref: 0,
-    clockTimer: null, retry: 0, finishedShown: false, renderPending: false,
+    clockTimer: null, retry: 0, finishedShown: false, renderPending: false, host: false,
   };
-  const view = {close, relabel: render};
+  const view = {close, relabel: () => {
+    chat.refresh();
+    if (hostPanel && st.host) hostPanel.refresh();
+    render();
+  }};
+  const chat = createChat({send, state: () => st});
+  const hostPanel = host ? createHost({send, state: () => st, token: host, say}) : null;
   const moved = arrivals();
   const signal = turnSignal();
   const queue = pacer(show, (m) => !m.full && !!m.last && (st.watcher || m.last.seat !== st.seat));
@@ -29,7 +43,8 @@ export function showTable(root, {token, watcher = false}) {
     st.ws = ws;
     ws.addEventListener("open", () => {
       st.retry = 0;
-      ws.send(JSON.stringify({v: V, type: "hello", token}));
+      ws.send(JSON.stringify({v: V, type: "hello", token: token || undefined,
+                              host: host || undefined, name: myName() || undefined}));
     });
     ws.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     ws.addEventListener("close", () => {
@@ -58,17 +73,35 @@ export function showTable(root, {token, watcher = false}) {
       st.seat = m.seat;
       st.watcher = m.role === "watcher";
       st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
+      st.host = !!m.host;
+      chat.history(m.chat);
+      if (hostPanel && st.host) hostPanel.load();
+    } else if (m.type === "chat") {
+      const notice = chat.receive(m);
+      if (m.kind === "notice" && m.text === "host.removed" && m.params &&
+          m.params.seat === st.seat && !st.watcher) {
+        st.seat = null;  // the host removed this person: the server treats us as a watcher
+        st.watcher = true;
+        st.hintsAllowed = false;
+        renderSoon();  // no update need follow (another person's turn): draw the watcher's view
+      }
+      if (notice) {
+        say(notice, "info");
+        if (hostPanel && st.host) hostPanel.load();
+      }
     } else if (m.type === "update") {
       queue.push(m);
     } else if (m.type === "seats") {
       if (st.table) st.table.seats = m.seats;
+      chat.refresh();
+      if (hostPanel && st.host) hostPanel.refresh();
       renderSoon();
     } else if (m.type === "error") {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
       say(reason(m), "error");
     } else if (m.type === "notice") {
-      say(reason(m), "warn");
+      if (m.n === undefined) say(reason(m), "warn");  // a logged one comes as a chat entry too
     }
   }
 
@@ -135,13 +168,12 @@ export function showTable(root, {token, watcher = false}) {
 
   /** A seat's name: the person's name when the seats carry one, else "Seat N". */
   function plainName(seat) {
-    const info = st.table && st.table.seats ? st.table.seats[seat] : null;
-    return info && info.name ? info.name : t("Seat {seat}", {seat});
+    return seatLabel(st.table && st.table.seats, seat);
   }
 
   function name(seat) {
     if (seat === null || seat === undefined) return "";
-    const base = plainName(seat);
+    const base = seatLabel(st.table && st.table.seats, seat);
     return seat === st.seat ? `${base} ${t("(you)")}` : base;
   }
 
@@ -185,6 +217,7 @@ export function showTable(root, {token, watcher = false}) {
     const u = st.update;
     if (!u) return t("Connecting…");
     if (u.status === "finished") return t("The game is over.");
+    if (u.status === "closed") return t("The host closed the table.");
     if (u.to_move === st.seat && !st.watcher) {
       const mine = st.table.seats[st.seat];
       if (mine && mine.left) return t("A bot plays your seat while you are away.");
@@ -202,7 +235,7 @@ export function showTable(root, {token, watcher = false}) {
 
   function clockText() {
     const u = st.update;
-    if (!u || u.status === "finished") return "";
+    if (!u || u.status === "finished" || u.status === "closed") return "";
     if (u.deadline === null) return t("no time limit");
     const left = Math.max(0, Math.ceil((u.deadline - Date.now()) / 1000));
     return t("{seconds} s left for this move", {seconds: left});
@@ -264,14 +297,16 @@ export function showTable(root, {token, watcher = false}) {
 
   function endPanel() {
     const u = st.update;
-    if (u.status !== "finished") return null;
+    if (u.status !== "finished" && u.status !== "closed") return null;
     const tableId = st.table.id;
     const me = st.watcher ? "all" : String(st.seat);
+    const closed = u.status === "closed";
     return h("section", {class: "end", id: "end", "aria-live": "polite"},
-      h("h2", {}, t("Game over")),
-      mod().summary(u.observation, u.returns, u.reveal, ui()),
+      h("h2", {}, closed ? t("The table is closed") : t("Game over")),
+      closed ? h("p", {}, t("The host closed the table; what was played stays its record.")) :
+        mod().summary(u.observation, u.returns, u.reveal, ui()),
       h("div", {class: "row"},
-        st.watcher ? null : h("button", {type: "button", class: "primary", id: "play-again",
+        st.watcher || closed ? null : h("button", {type: "button", class: "primary", id: "play-again",
                                           onclick: playAgain}, t("Play again")),
         h("a", {class: "button", href: `#replay=${encodeURIComponent(tableId)}&view=${me}`,
                 id: "replay-link"}, t("Step through this game")),
@@ -294,25 +329,20 @@ export function showTable(root, {token, watcher = false}) {
     location.hash = `seat=${mine.token}`;
   }
 
-  function invitePanel() {
-    const saved = st.table && rememberedTable(st.table.id);
-    if (!saved || st.watcher) return null;
-    const others = saved.answer.seats.filter((s) => s.kind === "human" && s.seat !== st.seat);
-    if (!others.length) return null;
-    return h("details", {class: "invite", dataset: {key: "invite"}},
-      h("summary", {}, t("Invite the other players")),
-      h("ul", {class: "links"}, others.map((s) => {
-        const input = h("input", {type: "text", readonly: true, value: s.link, class: "link",
-                                  "aria-label": t("Link for seat {seat}", {seat: s.seat})});
-        return h("li", {class: "link-row"}, h("span", {}, t("Seat {seat}", {seat: s.seat})), input,
-          h("button", {type: "button", onclick: async (e) => {
-            e.target.textContent = (await copyText(s.link, input)) ? t("Copied") : t("Copy");
-          }}, t("Copy")));
-      })));
+  /** A person's first table: the name is asked once (remembered in this browser); the game
+   * does not wait for it. The form is kept across renders, so typing survives updates. */
+  function askName() {
+    if (st.watcher || myName() || (st.update && st.update.status !== "playing")) return null;
+    if (!st.nameForm) {
+      st.nameForm = h("section", {class: "ask-name"}, nameForm({
+        title: t("Who is playing?"), button: t("Use this name"), id: "seat-name", focus: false,
+        done: (name) => { send({type: "name", name}); st.nameForm = null; render(); }}));
+    }
+    return st.nameForm;
   }
 
   function seatButtons() {
-    if (st.watcher || !st.update || st.update.status === "finished") return null;
+    if (st.watcher || !st.update || st.update.status !== "playing") return null;
     const mine = st.table.seats[st.seat];
     if (!mine || mine.kind !== "human") return null;
     return mine.left ?
@@ -362,10 +392,11 @@ export function showTable(root, {token, watcher = false}) {
         " ", hintButton, " ", seatButtons()),
       felt({players: st.table.players, me: st.watcher ? null : st.seat, seatInfo, label: t("Players")},
         parts, [statusBox(), movesList()]),
-      u.status === "finished" ? null : parts.below || null,
+      askName(),  // below the felt: the game does not wait for it, the first screen shows the game
+      u.status === "finished" || u.status === "closed" ? null : parts.below || null,
       endPanel(),
-      invitePanel(),
-      logBox()));
+      hostPanel && st.host ? hostPanel.panel() : null,
+      h("div", {class: "night-side"}, logBox(), chat.panel())));
     const log = root.querySelector("#log");
     if (log) log.scrollTop = log.scrollHeight;  // the newest line at the bottom, in view
     moved.run(root);

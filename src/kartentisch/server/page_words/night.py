@@ -1,0 +1,75 @@
+"""The words of the game night (issue 25): names, the table talk, private and open tables,
+the host's panel.
+
+Listed for the extractor only (see the package's docstring).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from kartentisch.core.reasons import N_
+
+NIGHT_MESSAGES: Final = (
+    N_("A name has at most {n} characters."),
+    N_("A name may have letters, digits, spaces and . - _ ' ( ) , only."),
+    N_("A watcher"),
+    N_("Anyone in the lobby can watch and take a free seat."),
+    N_("Applause"),
+    N_("Bot for this seat"),
+    N_("Cancel"),
+    N_("Close the table"),
+    N_("Close the table for everyone? The game ends here; its record stays."),
+    N_("Everyone at the table sees this name. It is kept in this browser only."),
+    N_("Give the seat back to its person"),
+    N_("Good game"),
+    N_("Hello"),
+    N_("Host"),
+    N_("It shows these links again in any tab and lets you seat bots or close the table."),
+    N_("Let me think"),
+    N_("Let this bot play the seat"),
+    N_("Link for {name}"),
+    N_("Message to the table"),
+    N_("Mute"),
+    N_("Only people you send a link to can sit down or watch."),
+    N_("Only you see this: the invitation links and what a host may do. Everyone sees what "
+       "you do in the table talk."),
+    N_("Oops"),
+    N_("Open (listed in the lobby)"),
+    N_("Open as host"),
+    N_("Open the host's page"),
+    N_("Please enter a name."),
+    N_("Private (link only)"),
+    N_("Quick reactions"),
+    N_("Remove"),
+    N_("Remove this player"),
+    N_("Remove {name}? Their link stops working; you get a new link for this seat."),
+    N_("Send"),
+    N_("Use this name"),
+    N_("Table talk"),
+    N_("Taken in the lobby: the link is with that person."),
+    N_("That's funny"),
+    N_("The host closed the table."),
+    N_("The host closed the table; what was played stays its record."),
+    N_("The host gave {name} their seat back."),
+    N_("The host let a bot play for {name}: {bot}."),
+    N_("The host removed {name}; their seat has a new invitation link."),
+    N_("The table is closed"),
+    N_("Thumbs up"),
+    N_("Watchers"),
+    N_("Watchers cannot chat at this table."),
+    N_("Watchers may chat"),
+    N_("Who is playing?"),
+    N_("Who may come to this table"),
+    N_("Wow"),
+    N_("Write to the table…"),
+    N_("Your name"),
+    N_("You sit at the first person's seat; everyone at the table sees this name."),
+    N_("Your tables"),
+    N_("a stand-in bot plays until someone joins with the link"),
+    N_("away"),
+    N_("has not joined yet"),
+    N_("here"),
+    N_("{bot} plays this seat"),
+    N_("{name} (watching)"),
+)
