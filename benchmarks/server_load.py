@@ -28,6 +28,12 @@ move and where it goes (cProfile).
         --bot none,ismcts
     python benchmarks/server_load.py --tables 50,100,200,400 --db sqlite
     python benchmarks/server_load.py --profile 3000
+    python benchmarks/server_load.py --hostile --db sqlite
+
+``--hostile`` runs the hostile rows of issue 28 instead (``docs/security.md``): 30 clients
+that never read (the server's memory against its documented bound), 1,000 watchers joining
+one table (server CPU, messages to the seated player), 200 concurrent hints from one seat
+(a random bot's reply time at another table).
 
 Only loopback is used; every run stops by itself after ``--seconds`` (plus a warm-up).
 """
@@ -107,13 +113,20 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:13]) / ticks
 
 
+ONE_ADDRESS = ("tables_burst=1000000,all_tables_burst=1000000,requests_burst=1000000,"
+               "address_messages_burst=1000000,address_messages_rate=1000000,"
+               "connections_per_address=100000,watchers_per_table=100000")
+"""Every scripted player connects from 127.0.0.1: the per-address limits (docs/security.md)
+are lifted, the per-connection ones stay."""
+
+
 class Server:
     """A server process of its own for one run."""
 
-    def __init__(self, db: str, bot_workers: int) -> None:
+    def __init__(self, db: str, bot_workers: int, limits: str = ONE_ADDRESS) -> None:
         command = [sys.executable, "-m", "kartentisch.server", "--port", "0", "--db", db,
                    "--bot-workers", str(bot_workers), "--log-level", "warning",
-                   "--no-access-log"]
+                   "--no-access-log", "--limit", limits]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, cwd=ROOT)
         assert self.process.stdout is not None
         self.url = ""
@@ -212,7 +225,7 @@ async def run_load(server: Server, *, tables: int, game: str, players: int, bot:
                         raise
                     counts["retries"] += 1
                     await asyncio.sleep(0.5)
-            watcher = clients[0]
+            watcher = clients[-1]  # the last to join started the table: no extra update
             if first:  # wait for every table, then the clock starts
                 first = False
                 joined[0] += 1
@@ -289,8 +302,9 @@ def profile(moves: int, game: str, players: int, seed: int) -> None:
     import pstats
 
     from kartentisch.server.bots import BotPool
+    from kartentisch.server.outbox import QueueConn
     from kartentisch.server.storage import Storage
-    from kartentisch.server.tables import CreateTable, Hub, QueueConn
+    from kartentisch.server.tables import CreateTable, Hub
 
     async def play(profiler: cProfile.Profile | None) -> float:
         hub = Hub(Storage(f"sqlite:///{tempfile.mkdtemp(prefix='kt-prof-')}/t.sqlite3"),
@@ -336,6 +350,200 @@ def profile(moves: int, game: str, players: int, seed: int) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
 
+# ---------------------------------------------------------------- hostile rows (issue 28)
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process in MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return math.nan
+
+
+async def health_of(server: Server) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        answer: dict[str, Any] = (await http.get("/health")).json()
+    return answer
+
+
+async def until_true(check: Any, timeout: float = 180) -> None:
+    end = time.monotonic() + timeout
+    while not await check():
+        if time.monotonic() > end:
+            raise TimeoutError(str(check))
+        await asyncio.sleep(0.1)
+
+
+async def never_reading(server: Server, clients: int = 30, rounds: int = 300) -> str:
+    """``clients`` watchers of a finished 5-player Krass Kariert table (whose whole view is
+    about 20 KB) each send ``5 * rounds`` ``sync`` and read nothing."""
+    from kartentisch.server.client import MuteClient
+
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        made = (await http.post("/api/tables", json={
+            "game": "krass-kariert", "players": 5, "seats": [{"kind": "bot", "bot": "random"}] * 5,
+        })).json()
+
+        async def finished() -> bool:
+            return (await http.get(f"/api/tables/{made['table']}/record")).status_code == 200
+
+        await until_true(finished)
+    pid = server.process.pid
+    before = peak = rss_mib(pid)
+    mutes = [MuteClient(server.url) for _ in range(clients)]
+    for mute in mutes:
+        mute.send({"type": "hello", "token": made["watch"]["token"]})
+    for _ in range(rounds):
+        for mute in mutes:
+            mute.send({"type": "sync"}, times=5)
+        await asyncio.sleep(0.01)
+        peak = max(peak, rss_mib(pid))
+    sent = time.monotonic()
+
+    async def closed() -> bool:
+        return int((await health_of(server))["slow_disconnects"]) >= clients
+
+    await until_true(closed)
+    after = time.monotonic() - sent
+    peak = max(peak, rss_mib(pid))
+    for mute in mutes:
+        mute.close()
+    health = await health_of(server)
+    return (f"| {clients} clients that never read, {5 * rounds} `sync` each | RSS {before:.0f} "
+            f"-> peak {peak:.0f} MiB (+{peak - before:.1f}; bound +{clients * 1.0:.0f}) | all "
+            f"{health['slow_disconnects']} closed {after:.1f} s after their last frame | "
+            f"errors {health['errors']} |")
+
+
+async def watcher_crowd(server: Server, watchers: int = 1000) -> str:
+    """``watchers`` watchers join one table (100 at a time) and leave again while one seat
+    is connected: the server's CPU and what the seated player is sent."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        made = (await http.post("/api/tables", json={
+            "game": "krumme20", "players": 2, "options": {"turn_limit": 12}})).json()
+    pid = server.process.pid
+    async with await TableClient.join(server.ws, made["seats"][0]["token"]) as seat:
+        start = len(seat.received)
+        cpu, wall = cpu_seconds(pid), time.monotonic()
+        crowd: list[TableClient] = []
+        for _ in range(watchers // 100):
+            crowd += await asyncio.gather(*(TableClient.join(
+                server.ws, made["watch"]["token"], history=False) for _ in range(100)))
+        joined_cpu, joined = cpu_seconds(pid) - cpu, time.monotonic() - wall
+        await seat.until(lambda m: m["type"] == "watchers" and m["count"] == watchers,
+                         start=start, timeout=120)
+        for index in range(0, len(crowd), 100):
+            await asyncio.gather(*(c.close() for c in crowd[index:index + 100]))
+        await seat.until(lambda m: m["type"] == "watchers" and m["count"] == 0,
+                         start=start, timeout=120)
+        total_cpu, total = cpu_seconds(pid) - cpu, time.monotonic() - wall
+        told = seat.received[start:]
+    kinds: dict[str, int] = {}
+    for message in told:
+        kinds[message["type"]] = kinds.get(message["type"], 0) + 1
+    shown = ", ".join(f"{n} `{k}`" for k, n in sorted(kinds.items()))
+    return (f"| {watchers} watchers join one table, then leave | server CPU {joined_cpu:.2f} s "
+            f"for the joins ({joined:.1f} s), {total_cpu:.2f} s in all ({total:.1f} s) | "
+            f"the seated player got {len(told)} messages ({shown}) | - |")
+
+
+async def hint_storm(server: Server, hints: int = 200, replies: int = 12) -> str:
+    """``hints`` concurrent hint requests from one seat while a person plays a random bot at
+    another table: the bot's reply time (the person's move sent -> the bot's move seen)."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=120,
+                                 limits=httpx.Limits(max_connections=hints)) as http:
+        hinted = (await http.post("/api/tables", json={
+            "game": "krumme20", "players": 2, "options": {"turn_limit": 12}})).json()
+        played = (await http.post("/api/tables", json={
+            "game": "casino", "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})).json()
+        seats = [await TableClient.join(server.ws, s["token"]) for s in hinted["seats"]]
+        update = await seats[1].until(lambda m: m["type"] == "update" and (
+            m["legal"] or m["to_move"] == 0), start=0)
+        if update["legal"]:
+            ref = await seats[1].move(update["legal"][0]["id"])
+            await seats[1].until(lambda m: m.get("ref") == ref)
+        token = hinted["seats"][0]["token"]
+
+        async def bot_replies(count: int) -> list[float]:
+            times: list[float] = []
+            async with await TableClient.join(server.ws, played["seats"][0]["token"]) as me:
+                while len(times) < count:
+                    latest = me.latest
+                    assert latest is not None
+                    if latest["status"] != "playing":
+                        break
+                    if not latest["legal"]:
+                        mark = len(me.received)
+                        await me.until(lambda m: m["type"] == "update", start=mark)
+                        continue
+                    mark = len(me.received)
+                    sent = time.perf_counter()
+                    await me.move(latest["legal"][0]["id"])
+                    answer = await me.until(lambda m: (m["type"] == "update" and m["legal"])
+                                            or (m["type"] == "update" and m["status"] != "playing")
+                                            , start=mark, timeout=120)
+                    if answer["status"] == "playing":
+                        times.append(time.perf_counter() - sent)
+            return times
+
+        quiet = await bot_replies(replies // 2)
+        storm = asyncio.gather(*(http.post("/api/web/hint", json={"token": token})
+                                 for _ in range(hints)))
+        during, answers = await asyncio.gather(bot_replies(replies), storm)
+        for seat in seats:
+            await seat.close()
+    codes: dict[int, int] = {}
+    for answer in answers:
+        codes[answer.status_code] = codes.get(answer.status_code, 0) + 1
+    return (f"| {hints} concurrent hints from one seat | answers {dict(sorted(codes.items()))}"
+            f" | a random bot's reply at another table: quiet max {1000 * max(quiet):.0f} ms,"
+            f" during the hints p50 {1000 * sorted(during)[len(during) // 2]:.0f} ms, max "
+            f"{1000 * max(during):.0f} ms | - |")
+
+
+def hostile(db_kind: str, bot_workers: int) -> None:
+    """The hostile rows of issue 28, each on a fresh server with the default limits but the
+    per-address ones (every client here is 127.0.0.1)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
+    print(f"# {platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()}"
+          f" · {time.strftime('%Y-%m-%d %H:%M')} · {db_kind} · load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print("| row | server | result | errors |\n|---|---|---|---|", flush=True)
+    databases = Databases()
+    try:
+        for row in (never_reading, watcher_crowd, hint_storm):
+            server = Server(databases.fresh(db_kind), bot_workers)
+            try:
+                print(asyncio.run(row(server)), flush=True)
+            finally:
+                server.stop()
+    finally:
+        databases.close()
+
+
+class Databases:
+    """A fresh database for each run: an SQLite file, or a database of one PostgreSQL
+    cluster started at the first one."""
+
+    def __init__(self) -> None:
+        self.cluster: Cluster | None = None
+
+    def fresh(self, kind: str) -> str:
+        if kind == "postgresql":
+            if self.cluster is None:
+                self.cluster = start_cluster(max_connections=300)
+            return self.cluster.database()
+        return f"sqlite:///{tempfile.mkdtemp(prefix='kt-load-')}/tables.sqlite3"
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="200", help="comma-separated table counts")
@@ -355,7 +563,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hostile", action="store_true",
+                        help="the hostile rows instead (issue 28; docs/security.md)")
     args = parser.parse_args()
+    if args.hostile:
+        for db_kind in args.db.split(","):
+            hostile(db_kind, args.bot_workers)
+        return
     if args.profile:
         profile(args.profile, args.game, args.players, args.seed)
         return
@@ -366,20 +580,14 @@ def main() -> None:
           f" ({args.bot_players} with a bot, strength {args.strength}) · {args.warmup:g} s"
           f" warm-up, {args.seconds:g} s measured · load average {os.getloadavg()[0]:.1f}")
     print(HEADER, flush=True)
-    cluster: Cluster | None = None
+    databases = Databases()
     try:
         for db_kind in args.db.split(","):
             for count, bot, rate in itertools.product(
                     (int(t) for t in args.tables.split(",")), bots, rates):
                 if bot is not None and rate is None and any(r is not None for r in rates):
                     continue  # with a bot, only the paced rows (closed: the bots' pace)
-                if db_kind == "postgresql":
-                    if cluster is None:
-                        cluster = start_cluster(max_connections=300)
-                    db = cluster.database()
-                else:
-                    db = f"sqlite:///{tempfile.mkdtemp(prefix='kt-load-')}/tables.sqlite3"
-                server = Server(db, args.bot_workers)
+                server = Server(databases.fresh(db_kind), args.bot_workers)
                 # The players' process is the measuring instrument, not the system measured:
                 # its own garbage collections (hundreds of websocket clients) paused it for up
                 # to 290 ms and showed up as the server's p99. So it collects between rows
@@ -398,9 +606,7 @@ def main() -> None:
                 result.db = db_kind
                 print(result.row(), flush=True)
     finally:
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                cluster.stop()
+        databases.close()
 
 
 if __name__ == "__main__":

@@ -50,11 +50,15 @@ class Server:
     db: Path
 
     def create(self, game: str, seats: list[dict[str, Any]], *, players: int | None = None,
-               options: dict[str, Any] | None = None, hints: bool = True) -> dict[str, Any]:
-        """A new table through the page's own route; returns the answer with the links."""
+               options: dict[str, Any] | None = None, hints: bool = True,
+               clock: float | None = None) -> dict[str, Any]:
+        """A new table through the page's own route; returns the answer with the links
+        (``clock``: seconds per move)."""
         table: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
         if players is not None:
             table["players"] = players
+        if clock is not None:
+            table["clock"] = clock
         response = httpx.post(f"{self.url}/api/web/tables",
                               json={"table": table, "hints": hints}, timeout=10)
         assert response.status_code == 201, response.text
@@ -84,11 +88,17 @@ class ServerProcess:
         self.db = folder / "tables.sqlite3"
         self.process: subprocess.Popen[str] | None = None
 
-    def start(self) -> Server:
+    def start(self, port: int = 0) -> Server:
+        """Start the process (``port`` 0: a free one; else that port, as a restarted
+        server on the same address that the open pages reconnect to)."""
         with (self.folder / "server.log").open("a") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "kartentisch.server", "--port", "0", "--db", str(self.db),
-                 "--bot-workers", "0", "--no-access-log", "--log-level", "warning"],
+                [sys.executable, "-m", "kartentisch.server", "--port", str(port),
+                 "--db", str(self.db),
+                 "--bot-workers", "0", "--no-access-log", "--log-level", "warning",
+                 # every page of the suite comes from 127.0.0.1: no per-address limits
+                 "--limit", "tables_burst=1000000,requests_burst=1000000,"
+                 "address_messages_burst=1000000,connections_per_address=100000"],
                 stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT)
         self.process = process
         assert process.stdout is not None
@@ -133,11 +143,13 @@ def server(server_process: ServerProcess) -> Server:
     return server_process.start()
 
 
-def restart(server_process: ServerProcess, server: Server) -> None:
+def restart(server_process: ServerProcess, server: Server, *, same_port: bool = False) -> None:
     """SIGKILL the session's server and start a new process on the same database; ``server``
-    then names the new address (every table made so far lives on, as after any crash)."""
+    then names the new address (every table made so far lives on, as after any crash).
+    ``same_port``: the new process listens where the old one did, so open pages reconnect."""
     server_process.kill()
-    server.url = server_process.start().url
+    port = int(server.url.rsplit(":", 1)[1]) if same_port else 0
+    server.url = server_process.start(port).url
 
 
 INSTANT_PACE = ("try { if (localStorage.getItem('kartentisch.pace') === null)"

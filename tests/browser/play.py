@@ -252,3 +252,16 @@ def _take_turns(pages: list[Any], game: str, limit: int) -> int:
                     arg=before, timeout=TIMEOUT)
         assert moves < limit, "the game did not end"
     return moves
+
+
+def two_people(browser: Any, answer: dict[str, Any]) -> list[Any]:
+    """Two browser contexts as two people (English, German), page i at seat i's link."""
+    pages = []
+    for seat in (0, 1):
+        context = browser.new_context(viewport={"width": 1100, "height": 900},
+                                      locale="de-DE" if seat else "en-GB")
+        page = context.new_page()
+        page.goto(answer["seats"][seat]["link"])
+        page.wait_for_selector("section.table-view")
+        pages.append(page)
+    return pages

@@ -20,6 +20,7 @@ from tests.browser.play import (
     play_one,
     play_to_end,
     table_state,
+    two_people,
     wait_my_turn_or_end,
 )
 
@@ -163,8 +164,12 @@ def test_a_whole_game_by_clicks_with_bots(game: str, screen: str, server: Server
     page.go_back()  # the view switch replaced the history entry: one step back
     page.wait_for_selector("#play-again", timeout=10_000)
     old = page.url
-    page.click("#play-again")
+    finished = page.get_attribute("section.table-view", "data-table")
+    page.click("#play-again")  # the rematch: this page goes to its seat at the new table
     page.wait_for_function("(old) => location.href !== old", arg=old)
+    page.wait_for_function(
+        "(old) => { const s = document.querySelector('section.table-view');"
+        " return s && s.dataset.table !== old; }", arg=finished)
     assert wait_my_turn_or_end(page) in ("turn", "finished")
     assert table_state(page)["status"] == "playing" or game == "krumme20"
     assert not errors, errors
@@ -175,14 +180,7 @@ def test_two_people_play_each_other(server: Server, browser: Any, shots: Path) -
     """Two browser contexts, one seat each, take turns until the game is over."""
     answer = server.create("krumme20", [{"kind": "human"}, {"kind": "human"}], players=2,
                            options={"target": 10, "turn_limit": 8})
-    pages = []
-    for seat in (0, 1):
-        context = browser.new_context(viewport={"width": 1100, "height": 900},
-                                      locale="de-DE" if seat else "en-GB")
-        page = context.new_page()
-        page.goto(answer["seats"][seat]["link"])
-        page.wait_for_selector("section.table-view")
-        pages.append(page)
+    pages = two_people(browser, answer)
     moves = play_between(pages, "krumme20")
     assert moves > 4
     for page in pages:

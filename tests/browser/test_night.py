@@ -110,6 +110,15 @@ def test_names_and_table_talk_at_a_private_table(server: Server, browser: Any,
     assert anna.locator("#chat-lines li.kind-chat").count() == 1
     bo.locator("#chat").scroll_into_view_if_needed()
     save_shot(bo, shots, "night-table-talk", readme=True)
+    # Bo changes his name (the form is prefilled); everyone sees the new one
+    assert bo.inner_text(".chat-me").startswith("You write as Bo.")
+    bo.click("#rename-open")
+    assert bo.input_value("#rename-input") == "Bo"
+    bo.fill("#rename-input", "Bo B.")
+    bo.click("#rename-ok")
+    anna.wait_for_function(
+        "() => document.querySelector('.players li[data-seat=\"1\"] .player-name')"
+        "?.textContent === 'Bo B.'")
 
     # play to the end: the end screen and the replay name the people
     play_between([anna, bo], "krumme20")
@@ -119,7 +128,7 @@ def test_names_and_table_talk_at_a_private_table(server: Server, browser: Any,
     table_id = anna.eval_on_selector("#replay-link", "a => a.getAttribute('href')")
     record = httpx.get(f"{server.url}/api/tables/"
                        f"{table_id.split('=')[1].split('&')[0]}/record").json()
-    assert record["names"] == ["Anna", "Bo"] and record["seats"] == ["human", "human"]
+    assert record["names"] == ["Anna", "Bo B."] and record["seats"] == ["human", "human"]
     anna.click("#replay-link")
     anna.wait_for_selector(".replay")
     anna.wait_for_function("() => document.querySelector('.replay').textContent.includes('Bo')")
@@ -167,9 +176,9 @@ def test_the_host_shows_links_again_seats_a_bot_and_closes_the_table(
     assert second.eval_on_selector("#host-panel [data-seat='1'] select.host-bot",
                                    "e => e.value") == "heuristic"  # the quick bot by default
     second.click("#host-panel [data-seat='1'] button.seat-bot")
-    notice = second.locator("#chat-lines li.kind-notice").last
-    notice.wait_for()
-    assert notice.inner_text().startswith("The host let a bot play for Bo")
+    second.wait_for_function(  # the latest notice (the start's came before it)
+        "() => [...document.querySelectorAll('#chat-lines li.kind-notice')].at(-1)"
+        "?.textContent.startsWith('The host let a bot play for Bo')")
     second.wait_for_function(
         "() => document.querySelector('.players li[data-seat=\"1\"] .player-kind')"
         "?.textContent.includes('bot')")
@@ -200,7 +209,7 @@ def test_the_host_closes_the_table_for_everyone(server: Server, browser: Any,
     anna.click("#host-panel [data-seat='1'] button.remove")
     anna.click("[data-key='remove-1-yes']")
     bo.wait_for_selector("section.table-view[data-seat='watch']")
-    assert "removed" in bo.inner_text("#chat-lines li.kind-notice")
+    bo.locator("#chat-lines li.kind-notice", has_text="removed").wait_for()
     anna.wait_for_function(
         "(old) => { const e = document.querySelector('#host-panel [data-seat=\"1\"] input.link');"
         " return e && e.value !== old; }", arg=old_link)

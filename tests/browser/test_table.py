@@ -141,6 +141,7 @@ def test_hints_and_hints_switched_off(server: Server, browser: Any) -> None:
         "(b) => document.querySelector('section.table-view').dataset.move !== b", arg=before)
     off = server.create("casino", seats, players=2, hints=False)
     page.goto(off["seats"][0]["link"])
+    page.wait_for_selector(f"section.table-view[data-table='{off['table']}']")  # the new one
     assert wait_my_turn_or_end(page) == "turn"
     assert page.locator("#hint").count() == 0
     refused = httpx.post(f"{server.url}/api/web/hint", json={"token": off["seats"][0]["token"]})

@@ -115,6 +115,11 @@ class ServerProcess:
 
 ServerFactory = Callable[..., ServerProcess]
 
+ONE_ADDRESS_LIMITS = ("tables_burst=1000000,all_tables_burst=1000000,requests_burst=1000000,"
+                      "address_messages_burst=1000000,connections_per_address=100000")
+"""Every test client comes from 127.0.0.1: the per-address limits are raised for the shared
+servers (the tests of the limits start servers with the defaults or their own)."""
+
 
 @pytest.fixture(scope="session")
 def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerFactory]:
@@ -124,13 +129,16 @@ def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerFactory
     logs = tmp_path_factory.mktemp("server-logs")
 
     def start(db: str, *, cli: bool = False, bot_workers: int = 1,
-              log: Path | None = None, args: Sequence[str] = ()) -> ServerProcess:
+              log: Path | None = None, args: Sequence[str] = (),
+              limits: str | None = ONE_ADDRESS_LIMITS) -> ServerProcess:
         if cli:
             command = [sys.executable, "-m", "kartentisch.cli", "serve"]
         else:
             command = [sys.executable, "-m", "kartentisch.server"]
         command += ["--host", "127.0.0.1", "--port", "0", "--db", db,
                     "--bot-workers", str(bot_workers), *args]
+        if limits:
+            command += ["--limit", limits]
         if "--secret-file" not in args:  # one secret for the session: every process on one
             command += ["--secret-file", str(logs / "server-secret")]  # database shares it
         server = ServerProcess(db, command, log or logs / f"server-{len(started)}.log")

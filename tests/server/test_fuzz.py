@@ -1,4 +1,5 @@
-"""Generated messages (hypothesis) against a live server: no server error, tables consistent.
+"""Generated messages (hypothesis) against a live server on both databases: no server error,
+tables consistent.
 
 Each example opens a table (a human seat against a heuristic bot), sends a stream of
 generated frames from the seat, a watcher and a connection that never joined (well-formed
@@ -52,9 +53,10 @@ senders = st.sampled_from(["seat", "seat", "seat", "watcher", "stranger"])
 
 
 @pytest.fixture
-def live(sqlite_server: Any) -> Any:
-    """The session's shared SQLite server (its error count covers every test using it)."""
-    return sqlite_server
+def live(db_server: Any) -> Any:
+    """The session's shared server, on SQLite, then on PostgreSQL (its error count covers
+    every test using it)."""
+    return db_server
 
 
 def concrete(data: dict[str, Any], latest: dict[str, Any] | None, rng: random.Random

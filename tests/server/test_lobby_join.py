@@ -36,6 +36,13 @@ def hint(server: Any, token: str) -> httpx.Response:
         return http.post("/api/web/hint", json={"token": token})
 
 
+async def join_each(server: Any, tokens: list[str]) -> None:
+    """Each seat's person opens their link once (a table starts when all have joined)."""
+    for token in tokens:
+        client = await TableClient.join(server.ws, token)
+        await client.close()
+
+
 def test_hints_off_is_stored_and_survives_a_restart(start_server: Any, tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
     first = start_server(db, bot_workers=0)
@@ -55,6 +62,7 @@ def test_hints_off_is_stored_and_survives_a_restart(start_server: Any, tmp_path:
         assert http.get("/api/web/tables/nosuchtable").status_code == 404
     refused = hint(second, off["seats"][0]["token"])
     assert refused.status_code == 403 and refused.json()["code"] == "web.hints_off"
+    asyncio.run(join_each(second, [seat["token"] for seat in on["seats"]]))  # the start
     answers = [hint(second, seat["token"]) for seat in on["seats"]]  # hints stay on here
     given = [a.json() for a in answers if a.status_code == 200]
     assert len(given) == 1, [a.text for a in answers]

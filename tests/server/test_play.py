@@ -327,17 +327,20 @@ def test_the_turn_clock_plays_the_heuristic_and_says_so(server: Any) -> None:
     made = server.create(game="krumme20", players=2, options=QUICK, clock=0.3)
 
     async def scenario() -> None:
-        a = await TableClient.join(server.ws, made["seats"][0]["token"])
+        b = await TableClient.join(server.ws, made["seats"][1]["token"])
+        a = await TableClient.join(server.ws, made["seats"][0]["token"])  # now it starts
         first = a.latest
         assert first is not None and first["deadline"] is not None
         assert first["deadline"] > time.time() * 1000 - 1000
-        notice = await a.until(lambda m: m["type"] == "notice", timeout=20)
+        notice = await a.until(lambda m: m["type"] == "notice"
+                               and m["code"] != "host.started", timeout=20)
         assert notice["code"] == "clock.expired" and notice["params"]["move"] == 0
         assert "time ran out" in notice["message"]
         update = await a.until(lambda m: m["type"] == "update" and m["move"] == 1)
         assert update["last"]["by"] == "clock"
         assert update["last"]["seat"] == first["to_move"]
         await a.close()
+        await b.close()
 
     asyncio.run(scenario())
 

@@ -27,12 +27,12 @@ import pytest
 from kartentisch.core.protocol import State
 from kartentisch.core.registry import load_game
 from kartentisch.server.bots import BotPool
+from kartentisch.server.outbox import QueueConn
 from kartentisch.server.storage import Storage
 from kartentisch.server.tables import (
     Conn,
     CreateTable,
     Hub,
-    QueueConn,
     last_move,
     update_message,
 )
@@ -67,6 +67,14 @@ async def play_whole_game(db: Path, name: str, players: int, seed: int
         for conn, token in [*zip(seats, [s["token"] for s in made["seats"]], strict=True),
                             (watcher, made["watch"]["token"])]:
             await hub.handle(conn, json.dumps({"v": 1, "type": "hello", "token": token}))
+        # The table started when its last player joined; the views before the start showed
+        # no legal moves. From here on each connection is checked: its whole view, then
+        # every move's update.
+        for conn in [*seats, watcher]:
+            waiting = [m for m in conn.messages if m["type"] == "update" and not m["started"]]
+            assert all(m["legal"] == [] and m["move"] == 0 for m in waiting)
+            conn.messages.clear()
+            await hub.handle(conn, json.dumps({"v": 1, "type": "sync"}))
         rng = random.Random(seed)
         table = hub.tables[made["table"]]
         while not table.finished:
@@ -160,8 +168,9 @@ def redealt(game: Any, states: list[State[Any, Any]], movers: list[int], actions
 
 
 def test_connections_with_the_same_view_share_one_encoded_message(tmp_path: Path) -> None:
-    """Two watchers and two devices of one seat get byte-identical messages, the same as a
-    connection of their own would get; the mover's echo stays its own."""
+    """Two watchers get byte-identical messages, the same as a connection of their own would
+    get; a second device of one seat gets the seat's view without legal moves (it only
+    watches while the first one plays); the mover's echo stays its own."""
 
     async def play() -> tuple[list[list[bytes]], list[dict[str, Any]]]:
         hub = Hub(Storage(f"sqlite:///{tmp_path / 'share.sqlite3'}"), BotPool(0))
@@ -208,11 +217,12 @@ def test_connections_with_the_same_view_share_one_encoded_message(tmp_path: Path
     assert len(seat0) == len(twin)
     echoed = 0
     for mine, other in zip(seat0, twin, strict=True):
-        if "ref" in mine:  # the mover's own update echoes ref; the twin's does not
-            echoed += 1
-            assert {k: v for k, v in mine.items() if k != "ref"} == other
-        else:
-            assert mine == other
-    assert echoed > 5
+        # the second device of seat 0 only watches the seat (one connection plays it): the
+        # same view without legal moves; the mover's own update echoes ref, the twin's not
+        assert other["legal"] == []
+        echoed += "ref" in mine
+        assert {k: v for k, v in mine.items() if k not in ("ref", "legal")} == \
+            {k: v for k, v in other.items() if k != "legal"}
+    assert echoed > 5 and any(m["legal"] for m in seat0)
     assert [m["move"] for m in decoded[2] if m["type"] == "update"][-1] == \
         [m["move"] for m in seat0 if m["type"] == "update"][-1]

@@ -44,6 +44,7 @@ from kartentisch.cli.messages import (
     format_percent,
 )
 from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.review import make_review_command
 from kartentisch.cli.session import (
     HUMAN,
     QUIT_WORDS,
@@ -707,6 +708,18 @@ def serve(
         "an SQLite file in your data directory)."))] = None,
     bot_workers: Annotated[int | None, typer.Option(help=_(
         "Processes in which bots think (default: one per core but one)."))] = None,
+    stand_in_pace: Annotated[float | None, typer.Option(min=0, max=60, help=_(
+        "Seconds a stand-in takes at least per move of a player who left (default 1.5)."))]
+    = None,
+    public_url: Annotated[str | None, typer.Option(help=_(
+        "The address people use to reach the server (e.g. https://cards.example.org/): "
+        "the base of every link it hands out."))] = None,
+    allow_origin: Annotated[list[str] | None, typer.Option(help=_(
+        "Another site whose pages may use this server (repeatable)."))] = None,
+    limit: Annotated[list[str] | None, typer.Option(help=_(
+        "Change a limit: NAME=VALUE (repeatable; see docs/security.md)."))] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(help=_(
+        "Proxies trusted to name the client's address (default 127.0.0.1)."))] = None,
     secret_file: Annotated[str | None, typer.Option(help=_(
         "The server secret's file, made on first start (default: beside the SQLite file, "
         "or in your data directory)."))] = None,
@@ -718,13 +731,20 @@ def serve(
     from kartentisch.server.run import serve as run_server
 
     run_server(host=host, port=port, db=db, bot_workers=bot_workers, secret_file=secret_file,
-               lobby_expiry=lobby_expiry)
+               lobby_expiry=lobby_expiry, stand_in_pace=stand_in_pace, public_url=public_url,
+               allow_origins=allow_origin or [], limits=",".join(limit or []),
+               forwarded_allow_ips=forwarded_allow_ips)
 
 
 app.command(
     "arena",
     help=_("Bot matches with rotated seats and duplicate deals; ratings, shares, records, plot."),
 )(make_arena_command())
+
+
+app.command("review", help=_("Review one seat's moves of a finished game with the search "
+                              "bot: chance to win, marked moves, the better move."))(
+    make_review_command())
 
 
 def main(argv: list[str] | None = None) -> Any:

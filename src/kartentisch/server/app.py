@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -36,9 +37,15 @@ from kartentisch.core.errors import KartentischError
 from kartentisch.core.options import describe_options
 from kartentisch.core.registry import game_class, list_games
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool
+from kartentisch.server.flow import series_routes
+from kartentisch.server.guard import Guard, client_address, retry_seconds
+from kartentisch.server.limits import AddressCount, KeyedBuckets, Limits, TokenBucket
+from kartentisch.server.outbox import QueueConn, pump
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
+from kartentisch.server.review import review_routes
+from kartentisch.server.site import Site
 from kartentisch.server.storage import Storage
-from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, CreateTable, Hub, QueueConn
+from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, STAND_IN_PACE, CreateTable, Hub
 from kartentisch.server.web import web_routes
 
 log = logging.getLogger("kartentisch.server")
@@ -46,7 +53,8 @@ log = logging.getLogger("kartentisch.server")
 STATIC = Path(__file__).parent / "static"
 MAX_REQUEST_BYTES = 65536
 
-_STATUS = {"lobby.unknown_table": 404, "lobby.not_finished": 409, "lobby.too_large": 413}
+_STATUS = {"lobby.unknown_table": 404, "lobby.not_finished": 409, "lobby.too_large": 413,
+           "lobby.too_many_tables": 429, "server.storage": 503}
 
 
 def _error(error: KartentischError) -> JSONResponse:
@@ -55,13 +63,24 @@ def _error(error: KartentischError) -> JSONResponse:
 
 def create_app(storage: Storage, *, bot_workers: int = 1,
                on_ready: Callable[[], None] | None = None, secret: bytes | None = None,
-               lobby_expiry: float = LOBBY_EXPIRY_SECONDS) -> Starlette:
+               lobby_expiry: float = LOBBY_EXPIRY_SECONDS,
+               stand_in_pace: float = STAND_IN_PACE, limits: Limits | None = None,
+               site: Site | None = None) -> Starlette:
     """The server application on ``storage``; ``on_ready`` runs once tables are resumed.
 
     ``secret`` derives every link (:mod:`kartentisch.server.links`; a random one lasting
     this process when None); the lobby leaves out a listed table nobody is connected to
-    that was last active more than ``lobby_expiry`` seconds ago."""
-    hub = Hub(storage, BotPool(bot_workers), secret=secret, lobby_expiry=lobby_expiry)
+    that was last active more than ``lobby_expiry`` seconds ago; ``stand_in_pace``: the
+    seconds a stand-in takes at least per move; ``limits`` and ``site`` (the public URL
+    and allowed origins): see ``docs/security.md``."""
+    limits = limits or Limits()
+    hub = Hub(storage, BotPool(bot_workers, hints_waiting=limits.hints_waiting),
+              secret=secret, lobby_expiry=lobby_expiry, stand_in_pace=stand_in_pace,
+              limits=limits, site=site)
+    connections = AddressCount()
+    address_messages = KeyedBuckets(limits.address_messages_burst,
+                                     limits.address_messages_rate)
+    requests = KeyedBuckets(limits.requests_burst, limits.requests_rate)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -78,8 +97,10 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         return FileResponse(STATIC / "index.html")
 
     async def health(_request: Request) -> Response:
-        return JSONResponse({"v": PROTOCOL_VERSION, "ok": True, "tables": len(hub.tables),
-                             "errors": hub.errors})
+        return JSONResponse({"v": PROTOCOL_VERSION, "ok": hub.health.storage_ok,
+                             "tables": len(hub.tables), "errors": hub.errors,
+                             "connections": sum(len(t.conns) for t in hub.tables.values()),
+                             **hub.health.as_json()})
 
     async def games(_request: Request) -> Response:
         out = []
@@ -108,8 +129,8 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
                 raise refuse("lobby.bad_request", detail=str(exc)[:160]) from None
             except RecursionError:
                 raise refuse("lobby.bad_request", detail="nested too deeply") from None
-            base = str(request.base_url)
-            answer = await hub.create(wanted, base)
+            hub.admit_table(client_address(request.scope))
+            answer = await hub.create(wanted)
         except KartentischError as error:
             return _error(error)
         return JSONResponse(answer, status_code=201)
@@ -134,26 +155,64 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
             "Content-Disposition": f'attachment; filename="kartentisch-{table_id}.json"'})
 
     async def websocket(socket: WebSocket) -> None:
-        await socket.accept()
-        conn = QueueConn()
-        sender = asyncio.create_task(_send(socket, conn))
+        if not hub.site.allows(socket.headers):
+            hub.health.refused["server.bad_origin"] += 1
+            await socket.close(1008, "origin not allowed")  # before accept: HTTP 403
+            return
+        address = client_address(socket.scope)
+        if not connections.open(address, limits.connections_per_address):
+            hub.health.refused["session.too_many_connections"] += 1
+            await socket.accept()
+            await socket.send_text(msgspec.json.encode(error_message(refuse(
+                "session.too_many_connections", limit=limits.connections_per_address)))
+                .decode())
+            await socket.close(1008)
+            return
         try:
+            await socket.accept()
+            await _serve_socket(socket, address)
+        finally:
+            connections.close(address)
+
+    async def _serve_socket(socket: WebSocket, address: str) -> None:
+        conn = QueueConn(limits.outbox_bytes)
+        bucket = TokenBucket(limits.messages_burst, limits.messages_rate)
+        sender = asyncio.create_task(_send(socket, conn, limits.send_timeout))
+        reader = asyncio.create_task(_read(socket, conn, bucket, address))
+        try:
+            await asyncio.wait([sender, reader], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            hub.disconnect(conn)
+            conn.close_outbox()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(sender, 5)
+            if conn.slow:
+                hub.health.slow_disconnects += 1
+                log.info("a connection read nothing for %.0f s: closed", limits.send_timeout)
+            elif conn.overflowed:
+                hub.health.overflows += 1
+            hub.health.coalesced += conn.coalesced
+
+    async def _read(socket: WebSocket, conn: QueueConn, bucket: TokenBucket,
+                    address: str) -> None:
+        with contextlib.suppress(WebSocketDisconnect):
             while not conn.overflowed:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
-                    break
+                    return
+                wait = bucket.take() or address_messages.take(address)
+                if wait:  # answered, not carried out; the connection stays
+                    hub.health.refused["rate.too_fast"] += 1
+                    seconds = retry_seconds(wait)
+                    conn.push(error_message(refuse("rate.too_fast", retry_after=seconds),
+                                            retry_after=seconds))
+                    continue
                 text = message.get("text")
                 if text is None:
                     conn.push(error_message(refuse("message.not_text")))
                     continue
                 await hub.handle(conn, text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.disconnect(conn)
-            conn.outbox.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sender, 5)
 
     routes: list[Any] = [
         Route("/", index),
@@ -165,23 +224,32 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         Route("/api/tables/{table_id}/record", record),
         WebSocketRoute("/ws", websocket),
         *web_routes(hub),  # the browser page's routes (web.py)
+        *series_routes(hub),  # a rematch series (flow.py)
+        *review_routes(hub),  # the game review's routes (review.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    def count(code: str, error: BaseException | None) -> None:
+        if code == "server.internal":
+            hub.errors += 1
+        elif code == "server.storage" and error is not None:
+            hub.health.store_failed(error)
+        else:
+            hub.health.refused[code] += 1
+
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[
+        Middleware(Guard, site=lambda: hub.site, requests=lambda: requests, count=count)])
     app.state.hub = hub
     return app
 
 
-async def _send(socket: WebSocket, conn: QueueConn) -> None:
-    """Send ``conn``'s queued messages until ``None``; then close the socket."""
+async def _send(socket: WebSocket, conn: QueueConn, timeout: float) -> None:
+    """Send ``conn``'s messages until ``None`` or until the client leaves one unread for
+    ``timeout`` seconds; then close the socket (1008 when it was cut off)."""
     try:
-        while True:
-            data = await conn.outbox.get()
-            if data is None:
-                break
-            await socket.send_text(data.decode())
+        await pump(conn, socket.send_text, timeout)
     except Exception:  # the client went away; the reader notices too
         pass
     finally:
         with contextlib.suppress(Exception):
-            await socket.close(1008 if conn.overflowed else 1000)
+            await asyncio.wait_for(
+                socket.close(1008 if conn.overflowed or conn.slow else 1000), 1)

@@ -17,13 +17,14 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final, TypeVar
 
 from kartentisch.bots import list_bots, make_bot
 from kartentisch.core.protocol import Game
 from kartentisch.core.registry import load_game
+from kartentisch.server.work import FairQueue, QueueFull
 
 log = logging.getLogger("kartentisch.server")
 
@@ -80,22 +81,38 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
-def _init_worker(parent: int) -> None:
+def _init_worker(parent: int, niceness: int = 5) -> None:
     with contextlib.suppress(OSError):
-        os.nice(5)  # the server's event loop comes first
+        os.nice(niceness)  # the server's event loop comes first (and bots before hints)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-class BotPool:
-    """The worker processes (``workers`` of them; none means bots think inline)."""
+HINT_NICENESS: Final = 10
+"""The hint worker's niceness: below the bot workers' 5, so live games' bots come first."""
 
-    def __init__(self, workers: int) -> None:
+
+class BotPool:
+    """The worker processes (``workers`` of them; none means bots think inline).
+
+    The page's hints think in a worker of their own (``hint_workers``, started at the first
+    hint, at a lower priority than the bots): a storm of hints never delays a live game's
+    bot. They wait their turn in a :class:`~kartentisch.server.work.FairQueue`, round-robin
+    by table, one per seat at a time, at most ``hints_waiting`` in all."""
+
+    def __init__(self, workers: int, *, hint_workers: int = 1, hints_waiting: int = 64) -> None:
         self.workers = workers
+        self.hint_workers = hint_workers
         self._pool: ProcessPoolExecutor | None = None
+        self._hint_pool: ProcessPoolExecutor | None = None
+        self.live = 0
+        """Bot moves and hints asked for and not answered yet (they go before idle work)."""
+        self._calm: asyncio.Event | None = None
         if workers > 0:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_init_worker, initargs=(os.getpid(),))
+        self.hints = FairQueue(hint_workers, waiting=hints_waiting, per_key=1 << 30)
+        self._seats_hinting: set[tuple[str, int]] = set()
 
     async def choose(self, game_name: str, players: int, options: str, bot: str,
                      params: dict[str, Any], seed: int, observation: Any,
@@ -103,17 +120,66 @@ class BotPool:
         """The action id the bot chooses, computed off the event loop."""
         call = functools.partial(choose, game_name, players, options, bot, params, seed,
                                  observation, legal)
-        loop = asyncio.get_running_loop()
-        if self._pool is None:
-            return await loop.run_in_executor(None, call)
-        return await loop.run_in_executor(self._pool, call)
+        with self._counted():
+            return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     async def run(self, function: Callable[..., T], /, *args: Any) -> T:
         """``function(*args)`` computed off the event loop: in a worker process (so both
         must pickle), or in a thread when the pool has no workers. The page's hint search
         runs here, beside the bots, so it never stalls the tables."""
         call = functools.partial(function, *args)
+        with self._counted():
+            return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    async def run_idle(self, function: Callable[..., T], /, *args: Any) -> T:
+        """``function(*args)`` as :meth:`run` computes it, but only once no bot move or hint
+        is waiting or being computed: work at low priority (a game review, one decision a
+        call), which a live table's next move never queues behind for more than one call."""
+        if self._calm is None:
+            self._calm = asyncio.Event()
+        while self.live:
+            self._calm.clear()
+            await self._calm.wait()
+        call = functools.partial(function, *args)
         return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    async def hint(self, table: str, seat: int, function: Callable[..., T], /,
+                   *args: Any) -> T:
+        """``function(*args)`` in the hint worker, when ``table``'s turn comes; raises
+        :class:`HintBusy` (``seat``: that seat already waits for one; else: too many hints
+        wait) without queueing."""
+        if (table, seat) in self._seats_hinting:
+            raise HintBusy(seat=True)
+        call = functools.partial(function, *args)
+        loop = asyncio.get_running_loop()
+        if self.workers > 0 and self._hint_pool is None:
+            self._hint_pool = ProcessPoolExecutor(
+                max_workers=self.hint_workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker, initargs=(os.getpid(), HINT_NICENESS))
+        pool = self._hint_pool
+
+        async def job() -> T:
+            return await loop.run_in_executor(pool, call)
+
+        self._seats_hinting.add((table, seat))
+        try:
+            with self._counted():
+                return await self.hints.run(table, job)
+        except QueueFull:
+            raise HintBusy(seat=False) from None
+        finally:
+            self._seats_hinting.discard((table, seat))
+
+    @contextlib.contextmanager
+    def _counted(self) -> Iterator[None]:
+        """Count a live call while it runs (and wake idle work when none is left)."""
+        self.live += 1
+        try:
+            yield
+        finally:
+            self.live -= 1
+            if not self.live and self._calm is not None:
+                self._calm.set()
 
     def warm_up(self) -> None:
         """Start the workers now (without waiting for them) rather than at the first bot
@@ -124,6 +190,16 @@ class BotPool:
 
     def close(self) -> None:
         """Stop the workers (queued moves are cancelled, a running one ends first)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._hint_pool):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = self._hint_pool = None
+
+
+class HintBusy(Exception):
+    """A hint is refused for now: the seat waits for one already (``seat``) or too many
+    hints wait for the hint worker."""
+
+    def __init__(self, *, seat: bool) -> None:
+        super().__init__("seat" if seat else "queue")
+        self.seat = seat

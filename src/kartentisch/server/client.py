@@ -188,3 +188,39 @@ class TableClient:
             await self.socket.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._reader, 5)
+
+
+class MuteClient:
+    """A websocket client that reads nothing after the handshake, with a tiny receive
+    buffer so that what the server sends piles up on the server's side: the hostile reader
+    of the limits' tests and the benchmark (``docs/security.md``). Blocking, plain sockets;
+    its frames are masked with a zero key (allowed, and the text stays readable)."""
+
+    def __init__(self, url: str) -> None:
+        import socket
+
+        host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+        self.socket = socket.socket()
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.socket.connect((host, int(port)))
+        self.socket.sendall((
+            f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:  # the 101 answer; nothing is read after it
+            answer += self.socket.recv(1)
+        if not answer.startswith(b"HTTP/1.1 101"):
+            raise ConnectionError(answer.split(b"\r\n", 1)[0].decode(errors="replace"))
+
+    def send(self, message: JSON, times: int = 1) -> None:
+        """Send ``message`` (``times`` over) as text frames."""
+        payload = json.dumps({"v": PROTOCOL_VERSION, **message}).encode()
+        if len(payload) < 126:
+            header = bytes([0x81, 0x80 | len(payload)])
+        else:
+            header = bytes([0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big")
+        self.socket.sendall((header + b"\0\0\0\0" + payload) * times)
+
+    def close(self) -> None:
+        self.socket.close()

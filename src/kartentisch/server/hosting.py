@@ -161,7 +161,7 @@ def host_links(hub: Hub, table: LiveTable, stored: dict[str, int | None], base: 
         if seat.kind == "human" and not seat.open:
             token = links.seat_token(hub.secret, table.id, seat.seat, seat.generation)
             if stored.get(token_hash(token), -1) == seat.seat:
-                entry["link"] = f"{base}#seat={token}"
+                entry["link"] = hub.site.link("seat", token)
             else:
                 entry["claimed"] = True
         seats.append(entry)
@@ -169,7 +169,7 @@ def host_links(hub: Hub, table: LiveTable, stored: dict[str, int | None], base: 
     return {"v": PROTOCOL_VERSION, "table": table.id, "game": table.row.game,
             "title": table.game.spec.title, "status": table.status(),
             "listed": table.row.listed, "seats": seats,
-            "watch": {"link": f"{base}#watch={watch}"}}
+            "watch": {"link": hub.site.link("watch", watch)}}
 
 
 __all__ = ["HOST_MESSAGES", "close", "host_act", "host_links", "remove", "require_host",

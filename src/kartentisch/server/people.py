@@ -14,9 +14,9 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Final
 
+from kartentisch.server.limits import TokenBucket
 from kartentisch.server.protocol import ProtocolError
 from kartentisch.server.reasons import NIGHT_REASONS
 
@@ -99,27 +99,13 @@ def clean_chat(text: str) -> str:
     return line
 
 
-@dataclass(slots=True)
-class Bucket:
-    """A token bucket: ``burst`` at once, then one more every ``refill`` seconds."""
+class Bucket(TokenBucket):
+    """The chat's token bucket (:class:`~kartentisch.server.limits.TokenBucket`, shared with
+    the server's other limits): ``burst`` at once, then one more every ``refill`` seconds."""
 
-    burst: int = CHAT_BURST
-    refill: float = CHAT_REFILL_SECONDS
-    clock: Callable[[], float] = time.monotonic
-    tokens: float = -1.0
-    at: float = field(default=0.0)
-
-    def take(self) -> float:
-        """Take a token: 0 when there was one, else the seconds until there is."""
-        now = self.clock()
-        if self.tokens < 0:
-            self.tokens, self.at = float(self.burst), now
-        self.tokens = min(float(self.burst), self.tokens + (now - self.at) / self.refill)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) * self.refill
+    def __init__(self, burst: int = CHAT_BURST, refill: float = CHAT_REFILL_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(float(burst), 1.0 / refill, clock)
 
 
 __all__ = ["CHAT_MAX", "HISTORY", "NAME_MAX", "REACTIONS", "Bucket", "clean_chat",

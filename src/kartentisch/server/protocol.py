@@ -39,7 +39,8 @@ collapsing spaces; a longer one gets ``chat.too_long``, a far longer one
 ``message.malformed``)."""
 
 MESSAGE_TYPES: Final = ("hello", "move", "sync", "leave", "take_seat", "ping", "name", "chat",
-                        "react", "seat_bot", "seat_human", "remove", "close")
+                        "react", "seat_bot", "seat_human", "remove", "close", "take_over",
+                        "start", "rematch")
 """The client message types of this version."""
 
 
@@ -163,8 +164,21 @@ class Close(_Message, tag="close", frozen=True):
     """Host only: end the table now (what was played stays its record)."""
 
 
+class TakeOver(_Message, tag="take_over", frozen=True):
+    """Play this seat from this connection: the seat's other connection (another tab of
+    the same person) becomes passive and only watches the seat's view."""
+
+
+class Start(_Message, tag="start", frozen=True):
+    """Host only: start the table now, though not every invited person has joined."""
+
+
+class Rematch(_Message, tag="rematch", frozen=True):
+    """At a finished table: offer (or accept) a rematch; the answer is my new link."""
+
+
 ClientMessage = (Hello | Move | Sync | Leave | TakeSeat | Ping | Name | Chat | React | SeatBot
-                 | SeatHuman | Remove | Close)
+                 | SeatHuman | Remove | Close | TakeOver | Start | Rematch)
 """Every message a client may send."""
 
 

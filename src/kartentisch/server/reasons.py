@@ -36,7 +36,20 @@ SERVER_REASONS: Final = Reasons(
         "seat.watcher": N_("watchers have no seat to leave or take back"),
         "seat.not_left": N_("this seat is already yours"),
         "seat.already_left": N_("a bot already plays this seat"),
-        "clock.expired": N_("time ran out for seat {seat}: the heuristic played move {move}"),
+        "seat.other_tab": N_(
+            "this seat is played in another tab or window; take it over here first"
+        ),
+        "seat.taken_over": N_(
+            "this seat is now played in another tab or window; this one only watches"
+        ),
+        "clock.expired": N_("time ran out for {name}: the clock played move {move} for them"),
+        "move.not_started": N_(
+            "the game has not started yet: it starts when every invited player has joined"
+            " or the host starts it"
+        ),
+        "start.already": N_("the game at this table has already started"),
+        "rematch.not_finished": N_("a rematch can be played when this game is over"),
+        "rematch.watcher": N_("only the players of this table can play a rematch"),
         "lobby.bad_request": N_("the request is not valid: {detail}"),
         "lobby.too_large": N_("a request may have at most {limit} bytes"),
         "lobby.unknown_table": N_("there is no table {table}"),
@@ -45,6 +58,20 @@ SERVER_REASONS: Final = Reasons(
         "lobby.unknown_bot": N_("there is no bot {bot} for {game}; bots: {known}"),
         "lobby.bad_strength": N_("bot strength is a whole number from 1 to {high}, not {value}"),
         "server.storage": N_("the move could not be stored, so it was not played; try again"),
+        "server.bad_origin": N_(
+            "requests from pages of other sites are not accepted here; open the table from"
+            " this server's own address"
+        ),
+        "rate.too_fast": N_("too many requests at once; wait {retry_after} seconds"),
+        "lobby.too_many_tables": N_(
+            "too many new tables from here just now; wait {retry_after} seconds"
+        ),
+        "session.too_many_watchers": N_(
+            "this table has {limit} watchers already, the most it takes"
+        ),
+        "session.too_many_connections": N_(
+            "{limit} connections from your address are open already, the most allowed"
+        ),
         "server.internal": N_("the server failed on this message; the table is unchanged"),
     }
 )
@@ -55,6 +82,8 @@ WEB_REASONS: Final = Reasons(
         "web.hints_off": N_("hints are switched off at this table"),
         "web.hint_not_your_turn": N_("a hint is given to the player whose turn it is"),
         "web.no_open_seat": N_("no seat of table {table} is open any more"),
+        "web.hint_busy": N_("the hint for this seat is still being worked out"),
+        "web.hints_busy": N_("too many hints are being worked out just now; try again soon"),
         "web.bad_view": N_(
             "a replay is watched from a seat (0 to {last}), as a watcher or with all hands"
             " open, not from {value}"

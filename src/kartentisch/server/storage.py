@@ -120,6 +120,10 @@ SEAT_FIELDS: Final = frozenset({"kind", "bot", "strength", "left", "open", "name
 """The seat columns the journal's ``seat`` write may change."""
 
 
+STORAGE_ERRORS: Final = (sa.exc.SQLAlchemyError, OSError)
+"""What a failing database raises (a full disk, a lost connection, a locked file)."""
+
+
 class MoveConflict(Exception):
     """Move ``n`` of the table is already stored (another process got there first)."""
 
@@ -188,6 +192,8 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     hints: bool = True
     """Whether the page offers the hint button at this table (and the server gives hints)."""
+    finished_at: float | None = None
+    """When the game ended (its links stop working ``Limits.finished_expiry`` later)."""
     host_hash: str | None = None
     """SHA-256 of the host token (None: a table without a host, made before hosts)."""
     key_id: str | None = None
@@ -540,6 +546,18 @@ class Storage:
         with self._read() as conn:
             return self._moves(conn, table_id, start)
 
+    def series_tables(self, series: str) -> list[TableRow]:
+        """The tables of the rematch series that began with table ``series`` (that one
+        first), in order, with their seats."""
+        query = (sa.select(tables_t)
+                 .where(sa.or_(tables_t.c.id == series, tables_t.c.series == series))
+                 .order_by(tables_t.c.series_no, tables_t.c.created_at))
+        with self._read() as conn:
+            rows = [self._table_row(r._mapping) for r in conn.execute(query)]
+            for table in rows:
+                table.seats = self._seats(conn, table.id)
+        return rows
+
     def table_row(self, table_id: str) -> TableRow | None:
         """The table as stored now, with its seats but without its moves."""
         with self._read() as conn:
@@ -668,7 +686,8 @@ class Storage:
             created_at=m["created_at"], hints=bool(m["hints"]), host_hash=m["host_hash"],
             key_id=m["key_id"], watcher_chat=bool(m["watcher_chat"]),
             started_at=m["started_at"], last_active=m["last_active"], series=m["series"],
-            series_no=int(m["series_no"]), rematch=m["rematch"])
+            series_no=int(m["series_no"]), rematch=m["rematch"],
+            finished_at=m["finished_at"])
 
     @staticmethod
     def _seats(conn: Connection, table_id: str) -> list[SeatRow]:

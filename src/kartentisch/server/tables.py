@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import re
 import secrets
 import time
 from collections.abc import Sequence
@@ -34,9 +36,11 @@ from kartentisch.core.reasons import render
 from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import SEED_MAX, derive_seed
-from kartentisch.server import links
+from kartentisch.server import flow, links
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool, bot_params, stand_in_bot
+from kartentisch.server.health import Health, Presence, backoff
 from kartentisch.server.hosting import HOST_MESSAGES, host_act
+from kartentisch.server.limits import KeyedBuckets, Limits, TokenBucket
 from kartentisch.server.people import (
     HISTORY,
     Bucket,
@@ -53,15 +57,21 @@ from kartentisch.server.protocol import (
     Move,
     Name,
     Ping,
+    ProtocolError,
     React,
+    Rematch,
+    Start,
     Sync,
+    TakeOver,
     TakeSeat,
     decode_message,
     error_message,
     refuse,
 )
 from kartentisch.server.reasons import NIGHT_REASONS
+from kartentisch.server.site import Site
 from kartentisch.server.storage import (
+    STORAGE_ERRORS,
     TABLE_FIELDS,
     ChatRow,
     Listener,
@@ -77,6 +87,9 @@ log = logging.getLogger("kartentisch.server")
 
 JSON = dict[str, Any]
 
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a table id may look like (the server makes 12 such characters); any other id is
+unknown without asking the database (no NUL byte or megabyte of text reaches a query)."""
 NOTICE_TEMPLATES: Final = {**SERVER_REASONS, **NIGHT_REASONS}
 """The English templates of the notices a table's log may hold."""
 
@@ -86,6 +99,8 @@ join or chat (``kartentisch serve --lobby-expiry MINUTES``)."""
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
+STAND_IN_PACE: Final = 1.5
+"""Seconds a stand-in waits at least before its move (``serve --stand-in-pace``)."""
 
 
 # ---------------------------------------------------------------- connections
@@ -99,6 +114,10 @@ class Conn:
         self.watcher = False
         self.cursor = 0
         """Events sent so far (the next update starts there)."""
+        self.active = True
+        """Whether this connection plays its seat. One connection per seat is active; a
+        later one of the same seat (a second tab) is passive: it sees the seat's view
+        without legal moves and is refused moves until it sends ``take_over``."""
         self.name: str | None = None
         """The person's display name (a watcher's lives only here)."""
         self.host = False
@@ -118,39 +137,6 @@ class Conn:
 
 ENCODER: Final = msgspec.json.Encoder()
 """The one JSON encoder of every outgoing message (reused: no set-up per message)."""
-
-
-class QueueConn(Conn):
-    """A connection whose messages wait, encoded, in a bounded queue for a sender task.
-
-    A client that reads nothing is dropped (``overflowed``), never waited for: the queue's
-    sender sees ``None`` and closes the connection.
-    """
-
-    def __init__(self, limit: int = 4096) -> None:
-        super().__init__()
-        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.limit = limit
-        self.overflowed = False
-
-    def push(self, message: JSON) -> None:
-        if self._room():
-            self.outbox.put_nowait(ENCODER.encode(message))
-
-    def push_encoded(self, message: JSON, data: bytes) -> None:
-        if self._room():
-            self.outbox.put_nowait(data)
-
-    def _room(self) -> bool:
-        """Whether one more message fits; a full outbox marks the connection overflowed
-        and queues the end marker once (the writer then closes it)."""
-        if self.overflowed:
-            return False
-        if self.outbox.qsize() >= self.limit:
-            self.overflowed = True
-            self.outbox.put_nowait(None)
-            return False
-        return True
 
 
 # ---------------------------------------------------------------- what a client is told
@@ -223,6 +209,22 @@ def update_message(table_id: str, game: Game[Any, Any, Any], state: State[Any, A
     return message
 
 
+def _notice(code: str, params: JSON) -> JSON:
+    """A ``notice`` message: a server reason code, its parameters and its English text (a
+    person without a name is called by their seat there)."""
+    shown = dict(params)
+    if "name" in shown and shown["name"] is None:
+        shown["name"] = f"seat {shown.get('seat', '?')}"
+    return {"v": PROTOCOL_VERSION, "type": "notice", "code": code, "params": params,
+            "message": render(SERVER_REASONS[code], shown)}
+
+
+def _active_message(table: LiveTable, active: bool) -> JSON:
+    """Tells a seat's connection whether it plays the seat (``active``) or only watches
+    it because another connection of the same seat does."""
+    return {"v": PROTOCOL_VERSION, "type": "active", "table": table.id, "active": active}
+
+
 # ---------------------------------------------------------------- live tables
 class LiveTable:
     """A table in play in this process: its stored row, game, state and connections."""
@@ -249,6 +251,11 @@ class LiveTable:
         """The number of the table's next log entry (read from the database on load)."""
         self._legal: tuple[int, list[JSON]] | None = None
         """The legal moves with their notation at move number ``[0]`` (built once)."""
+        self.presence = Presence()
+        self.retries = 0
+        """Failed stores of the move now due (the next retry waits longer)."""
+        self.overdue: int | None = None
+        """The move number whose clock ran out but whose stand-in move is not stored yet."""
 
     def legal(self) -> list[JSON]:
         """The legal moves of the seat to move, with their notation, built once per
@@ -276,10 +283,17 @@ class LiveTable:
     def acting(self, viewer: Seat | None) -> bool:
         """Whether ``viewer`` is to move and plays the seat (not a bot in its place)."""
         if (viewer is None or self.finished or viewer != self.state.current_player
-                or self.row.status == "closed"):
+                or self.row.status == "closed" or self.row.started_at is None):
             return False
         seat = self.row.seats[viewer]
         return seat.kind == HUMAN and not seat.left
+
+    def active_conn(self, seat: Seat) -> Conn | None:
+        """The connection that plays ``seat`` (None: nobody has it open)."""
+        for conn in self.conns:
+            if conn.seat == seat and conn.active:
+                return conn
+        return None
 
     def seats_json(self) -> list[JSON]:
         """The public facts about every seat (connected: to this server process)."""
@@ -300,7 +314,14 @@ class LiveTable:
                 "clock": self.row.clock, "stand_in": self.row.stand_in, "hints": self.row.hints,
                 "status": self.status(), "move": self.moves,
                 "listed": self.row.listed, "watcher_chat": self.row.watcher_chat,
-                "seats": self.seats_json()}
+                "started": self.row.started_at is not None, "series": self.row.series,
+                "series_no": self.row.series_no, "seats": self.seats_json(),
+                "watchers": self.presence.watchers}
+
+    @property
+    def ended(self) -> bool:
+        """Whether no move comes any more: the game is over or the host closed it."""
+        return self.finished or self.row.status == "closed"
 
     def status(self) -> str:
         """``playing``, ``finished`` (the game is over) or ``closed`` (the host ended it)."""
@@ -311,28 +332,32 @@ class LiveTable:
     def update_for(self, conn: Conn, *, full: bool = False) -> JSON:
         """The update for ``conn`` from its cursor on (which then moves to the end)."""
         cursor = 0 if full else conn.cursor
-        acting = self.acting(conn.seat)
+        acting = conn.active and self.acting(conn.seat)
         message = update_message(
             self.id, self.game, self.state, moves=self.moves, viewer=conn.seat, cursor=cursor,
             acting=acting, last=self.last, deadline=self.deadline, full=full,
             legal=self.legal() if acting else None, closed=self.row.status == "closed")
+        message["started"] = self.row.started_at is not None
         conn.cursor = len(self.state.events)
         return message
 
-    def broadcast(self, *, mover: Conn | None = None, ref: int | None = None) -> None:
+    def broadcast(self, *, mover: Conn | None = None, ref: int | None = None,
+                  skip: Conn | None = None) -> None:
         """Send every connection its update; ``mover`` gets ``ref`` echoed.
 
         Connections that get the same message (watchers, or two devices of one seat, that
         were sent the same events so far) share one message, built and encoded once."""
         events = len(self.state.events)
-        shared: dict[tuple[Seat | None, int], tuple[JSON, list[Conn]]] = {}
+        shared: dict[tuple[Seat | None, int, bool], tuple[JSON, list[Conn]]] = {}
         for conn in list(self.conns):
+            if conn is skip:
+                continue
             if conn is mover and ref is not None:
                 message = self.update_for(conn)
                 message["ref"] = ref
                 conn.push(message)
                 continue
-            key = (conn.seat, conn.cursor)
+            key = (conn.seat, conn.cursor, conn.active)
             group = shared.get(key)
             if group is None:
                 shared[key] = (self.update_for(conn), [conn])
@@ -402,9 +427,19 @@ class Hub:
     """The live tables of this process, the storage, the bot workers and the listener."""
 
     def __init__(self, storage: Storage, pool: BotPool, *, secret: bytes | None = None,
-                 lobby_expiry: float = LOBBY_EXPIRY_SECONDS) -> None:
+                 lobby_expiry: float = LOBBY_EXPIRY_SECONDS,
+                 stand_in_pace: float = STAND_IN_PACE, limits: Limits | None = None,
+                 site: Site | None = None) -> None:
         self.storage = storage
         self.pool = pool
+        self.limits = limits or Limits()
+        self.site = site or Site.make("http://localhost:8000/")
+        self.health = Health()
+        self._table_buckets = KeyedBuckets(self.limits.tables_burst, self.limits.tables_rate)
+        self._all_tables = TokenBucket(self.limits.all_tables_burst, self.limits.all_tables_rate)
+        self.stand_in_pace = stand_in_pace
+        """Seconds a stand-in takes at least for a move of a player who left: a human
+        pace, so the game does not rush to its end and ``take_seat`` in time wins."""
         self.lobby_expiry = lobby_expiry
         """Seconds after its last activity that a table nobody is at leaves the lobby."""
         self.secret = secret if secret is not None else secrets.token_bytes(32)
@@ -431,8 +466,11 @@ class Hub:
             self._listener = Listener(self.storage.url, self._heard,
                                       origin=self.storage.origin)
             await asyncio.to_thread(self._listener.start)
-        for table_id in await asyncio.to_thread(self.storage.table_ids, status="playing"):
+        since = time.time() - self.lobby_expiry  # older ones are abandoned: not resumed
+        for table_id in await asyncio.to_thread(self.storage.table_ids, status="playing",
+                                                active_since=since):
             await self.table(table_id)
+        self.spawn(self._sweep())
 
     async def stop(self) -> None:
         """Stop bots, clocks and the listener; finish queued writes."""
@@ -459,12 +497,40 @@ class Hub:
             self.errors += 1
             log.error("table task failed", exc_info=task.exception())
 
+    async def _sweep(self) -> None:
+        """Every so often, take the tables out of memory that need not be there."""
+        while True:
+            await asyncio.sleep(max(0.05, min(60.0, self.limits.unload_after / 4)))
+            self.unload_idle()
+
+    def unload_idle(self) -> int:
+        """Unload the tables nobody is connected to that are finished, or that wait for an
+        absent person's move with no clock and no bot to run them, for ``unload_after``
+        seconds; they are read back from the database when someone asks. Returns how many."""
+        now = time.monotonic()
+        gone = 0
+        for table in list(self.tables.values()):
+            if table.conns or table.lock.locked() or table.id in self.health.retrying:
+                continue
+            if not table.ended:
+                seat = table.row.seats[table.state.current_player]
+                if (seat.kind != HUMAN or seat.left or table.clock is not None
+                        or table.thinking == table.moves
+                        or now - table.presence.idle_since < self.limits.unload_after):
+                    continue
+            del self.tables[table.id]
+            gone += 1
+        self.health.unloaded += gone
+        return gone
+
     # ------------------------------------------------------------------ tables
     async def table(self, table_id: str) -> LiveTable | None:
         """The live table ``table_id``, rebuilt from the database on first use."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if not TABLE_ID.fullmatch(table_id):
+            return None  # no such id is ever made: not worth a query
         pending = self._loading.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -473,10 +539,12 @@ class Hub:
         try:
             loaded = await asyncio.to_thread(self.storage.load_table, table_id)
             live = None if loaded is None else self._rebuild(*loaded)
-            if live is not None:
+            if live is not None and not live.ended:  # an ended one only while watched
                 live.chat_next = await asyncio.to_thread(self.storage.chat_count, table_id)
                 self.tables[table_id] = live
                 self._schedule(live)
+            elif live is not None and live.row.status == "playing":
+                self.spawn(self._finish_later(live))  # its end was not stored yet
             future.set_result(live)
             return live
         except BaseException as exc:
@@ -504,8 +572,18 @@ class Hub:
         table.moves += 1
         table.last = last
 
-    async def create(self, request: CreateTable, base_url: str) -> JSON:
-        """Create a table; returns its id and links (the only time the links are shown)."""
+    def admit_table(self, address: str) -> None:
+        """Take a token of ``address``'s table bucket and of all addresses' together, or
+        refuse ``lobby.too_many_tables`` (with ``retry_after``)."""
+        wait = self._table_buckets.take(address) or self._all_tables.take()
+        if wait:
+            self.health.refused["lobby.too_many_tables"] += 1
+            raise refuse("lobby.too_many_tables", retry_after=math.ceil(wait * 10) / 10)
+
+    async def create(self, request: CreateTable, base_url: str | None = None) -> JSON:
+        """Create a table; returns its id and links (the only time the links are shown),
+        made from the configured public URL (``base_url``: another one, for tests)."""
+        site = self.site if base_url is None else Site.make(base_url)
         if request.v != PROTOCOL_VERSION:
             raise refuse("message.bad_version", value=request.v, supported=PROTOCOL_VERSION)
         game = load_game(request.game, request.players, request.options)
@@ -557,22 +635,22 @@ class Hub:
             elif seat.kind == HUMAN:
                 token = links.seat_token(self.secret, row.id, seat.seat, seat.generation)
                 tokens[token] = seat.seat
-                entry.update(token=token, link=f"{base_url}#seat={token}")
+                entry.update(token=token, link=site.link("seat", token))
             if seat.kind == HUMAN:
                 entry["name"] = seat.name
             answer_seats.append(entry)
         watch = links.watch_token(self.secret, row.id)
         tokens[watch] = None
         row.watch = watch if request.listed else None
-        await asyncio.wrap_future(self.storage.submit("create", row, tokens))
+        await self._store("create", row, tokens)
         live = self._rebuild(row, [])  # as stored: no need to read it back
         self.tables[row.id] = live
         self._schedule(live)
         log.info("table %s created: %s, %d players", row.id, name, row.players)
         return {"v": PROTOCOL_VERSION, "table": row.id, "seats": answer_seats,
                 "hints": row.hints, "listed": row.listed, "watcher_chat": row.watcher_chat,
-                "watch": {"token": watch, "link": f"{base_url}#watch={watch}"},
-                "host": {"token": host, "link": f"{base_url}#host={host}"}}
+                "watch": {"token": watch, "link": site.link("watch", watch)},
+                "host": {"token": host, "link": site.link("host", host)}}
 
     # ------------------------------------------------------------------ messages
     async def handle(self, conn: Conn, data: str | bytes) -> None:
@@ -608,8 +686,18 @@ class Hub:
                 await self.chat(conn, table, "react", message.reaction)
             elif isinstance(message, HOST_MESSAGES):
                 await host_act(self, conn, table, message)
+            elif isinstance(message, TakeOver):
+                await self.take_over(conn, table)
+            elif isinstance(message, Start):
+                await flow.start(self, conn, table)
+            elif isinstance(message, Rematch):
+                await flow.rematch(self, conn, table)
         except KartentischError as error:
             conn.push(self._error(conn, error, ref))
+        except STORAGE_ERRORS as error:  # a read failed (writes are turned into refusals)
+            self.health.store_failed(error)
+            log.error("storage: a read failed: %s", type(error).__name__)
+            conn.push(self._error(conn, refuse("server.storage"), ref))
         except Exception:
             self.errors += 1
             log.exception("server error on a client message")
@@ -643,12 +731,17 @@ class Hub:
             if found is None and message.token is None:
                 found = (host_of, None)
         table = None if found is None else await self.table(found[0])
-        if table is None or found is None:
+        if table is None or found is None or self._expired(table):
             raise refuse("session.unknown_link")
+        if found[1] is None and table.presence.watchers >= self.limits.watchers_per_table:
+            self.health.refused["session.too_many_watchers"] += 1
+            raise refuse("session.too_many_watchers", limit=self.limits.watchers_per_table)
+        table = self.tables.setdefault(table.id, table)  # a finished one: kept while watched
         history = await asyncio.to_thread(self.storage.chat, table.id, last=HISTORY)
         async with table.lock:
             conn.table, conn.seat, conn.watcher = table, found[1], found[1] is None
             conn.host, conn.name = message.host is not None, name
+            conn.active = conn.seat is None or table.active_conn(conn.seat) is None
             table.conns.add(conn)
             if conn.seat is not None:
                 seat = table.row.seats[conn.seat]
@@ -662,13 +755,26 @@ class Hub:
                 if changes:
                     await self._store_seat(table, seat, changes)
                 conn.name = seat.name
+            first_join = "joined" in changes if conn.seat is not None else False
+            was_started = flow.started(table)
+            if first_join:  # the table may start now, or the clock may run for this seat
+                flow.start_if_ready(self, table, announce=False)
+                self._schedule(table)
             await self._touch(table)
             conn.push({"v": PROTOCOL_VERSION, "type": "welcome", "role":
                        "watcher" if conn.watcher else "seat", "seat": conn.seat,
-                       "host": conn.host, "table": table.info(),
+                       "host": conn.host, "active": conn.active, "table": table.info(),
                        "chat": [self._chat_json(table, entry) for entry in history]})
             conn.push(table.update_for(conn, full=True))
-            self._seats_changed(table)
+            if table.row.rematch is not None:
+                conn.push(flow.offer_message(table))
+            clock_now = (table.row.clock is not None and flow.started(table)
+                         and table.state.current_player == conn.seat)
+            if first_join and (flow.started(table) != was_started or clock_now):
+                table.broadcast(skip=conn)  # the start, or this seat's clock, changes views
+            self._presence_changed(table, conn, 1)
+            if flow.started(table) and not was_started:  # in the log before anything else
+                await flow.announce_start(self, table, by_host=False)
 
     async def _store_seat(self, table: LiveTable, seat: SeatRow, changes: JSON) -> None:
         """Store ``changes`` of a seat's columns, then make them (the lock is held)."""
@@ -718,7 +824,7 @@ class Hub:
         A notice's message renders its code's English template with ``params``."""
         async with table.chat_lock:
             entry = ChatRow(table.chat_next, time.time(), seat, name, kind, text, params)
-            await asyncio.wrap_future(self.storage.submit("chat", table.id, entry))
+            await self._store("chat", table.id, entry)
             table.chat_next += 1
             table.row.last_active = entry.at
         message = self._chat_json(table, entry)
@@ -741,26 +847,102 @@ class Hub:
         table = conn.table
         if table is not None and conn in table.conns:
             table.conns.discard(conn)
-            self._seats_changed(table)
+            if conn.seat is not None and conn.active:
+                self._promote(table, conn.seat)
+            self._presence_changed(table, conn, -1)
             self._evict(table)
 
+    @staticmethod
+    def _promote(table: LiveTable, seat: Seat) -> None:
+        """The active connection of ``seat`` closed: its newest passive one (another tab
+        of the same person that stayed open) plays the seat now."""
+        waiting = [c for c in table.conns if c.seat == seat and not c.active]
+        if waiting:
+            heir = waiting[-1]
+            heir.active = True
+            heir.push(_active_message(table, True))
+            heir.push(table.update_for(heir, full=True))
+
+    async def take_over(self, conn: Conn, table: LiveTable) -> None:
+        """``take_over``: this connection plays its seat from now on; the one that did
+        (another tab) is told ``seat.taken_over`` and only watches."""
+        if conn.watcher or conn.seat is None:
+            raise refuse("seat.watcher")
+        async with table.lock:
+            if conn.active:
+                conn.push(_active_message(table, True))
+                return
+            for other in list(table.conns):
+                if other.seat == conn.seat and other.active:
+                    other.active = False
+                    other.push(_active_message(table, False))
+                    other.push(_notice("seat.taken_over", {}))
+                    other.push(table.update_for(other, full=True))
+            conn.active = True
+            conn.push(_active_message(table, True))
+            conn.push(table.update_for(conn, full=True))
+
     def _evict(self, table: LiveTable) -> None:
-        over = table.finished or table.row.status == "closed"
-        if over and not table.conns and self.tables.get(table.id) is table:
+        if table.ended and not table.conns and self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self.health.unloaded += 1
+
+    def _expired(self, table: LiveTable) -> bool:
+        """Whether the table ended so long ago that its links stopped working."""
+        ended = table.row.finished_at or table.row.last_active
+        return (table.ended and ended is not None
+                and time.time() - ended > self.limits.finished_expiry)
 
     def _seats_changed(self, table: LiveTable) -> None:
+        """Tell everyone the seats, if they changed since they were told last."""
+        seats = table.seats_json()
+        if seats == table.presence.told_seats:
+            return
+        table.presence.told_seats = seats
         table.tell_all({"v": PROTOCOL_VERSION, "type": "seats", "table": table.id,
-                        "seats": table.seats_json()})
+                        "seats": seats})
+
+    def _presence_changed(self, table: LiveTable, conn: Conn, step: int) -> None:
+        """``conn`` joined (``step`` 1) or left (-1). A seat's connection may change the
+        seats everyone sees; a watcher changes only the count of watchers, told to the
+        seated players at most once per ``watcher_count_interval`` (so a crowd of watchers
+        costs each seat a message a second, not one per watcher)."""
+        presence = table.presence
+        presence.idle_since = time.monotonic()
+        if not conn.watcher:
+            self._seats_changed(table)
+            return
+        presence.watchers += step
+        if not presence.flush_pending and self.loop is not None:
+            presence.flush_pending = True
+            self.loop.call_later(self.limits.watcher_count_interval,
+                                 self._tell_watchers, table)
+
+    def _tell_watchers(self, table: LiveTable) -> None:
+        presence = table.presence
+        presence.flush_pending = False
+        if presence.watchers == presence.told_watchers:
+            return
+        presence.told_watchers = presence.watchers
+        message = {"v": PROTOCOL_VERSION, "type": "watchers", "table": table.id,
+                   "count": presence.watchers}
+        data = ENCODER.encode(message)
+        for other in list(table.conns):
+            if not other.watcher:
+                other.push_encoded(message, data)
 
     async def move(self, conn: Conn, table: LiveTable, message: Move) -> None:
         """A human's move: checked, stored, applied, told (the mover's update echoes ref)."""
         if conn.watcher or conn.seat is None:
             raise refuse("move.watcher")
+        if not conn.active:
+            raise refuse("seat.other_tab")
         seat = conn.seat
         async with table.lock:
             if table.row.status == "closed":
                 raise night_error("table.closed")
+            if not flow.started(table):
+                raise refuse("move.not_started")
             if table.row.seats[seat].left:
                 raise refuse("move.stand_in")
             if message.move != table.moves:
@@ -780,25 +962,73 @@ class Hub:
             raise state.why_illegal(game.action_from_id(aid))
         n = table.moves
         try:
-            await asyncio.wrap_future(self.storage.submit("move", table.id, n, aid, seat, by))
+            await self._store("move", table.id, n, aid, seat, by, table=table.id)
         except MoveConflict:
             await self._catch_up_locked(table)
             if number is not None:
                 raise refuse("move.stale", got=number, current=table.moves) from None
             return False
-        except Exception:
-            log.exception("table %s: move %d could not be stored", table.id, n)
-            raise refuse("server.storage") from None
+        table.retries, table.overdue = 0, None
         self._apply_stored(table, MoveRow(n, aid, seat, by))
         if table.finished:
-            await asyncio.wrap_future(
-                self.storage.submit("finish", table.id, list(table.state.returns())))
+            try:
+                await self._finish(table)
+            except ProtocolError:  # the move stands; its end is stored later
+                self.spawn(self._finish_later(table))
             log.info("table %s finished after %d moves", table.id, table.moves)
         self._after_move(table, mover=mover, ref=ref)
+        self._evict(table)  # a finished table nobody watches leaves memory
         return True
+
+    async def _store(self, kind: str, *args: Any, table: str | None = None) -> None:
+        """Write through the journal; a failure (other than :class:`MoveConflict`) is
+        counted in ``/health``, logged, and raised as ``server.storage``."""
+        try:
+            await asyncio.wrap_future(self.storage.submit(kind, *args))
+        except MoveConflict:
+            raise
+        except Exception as error:
+            self.health.store_failed(error, table)
+            log.error("storage: %s of table %s failed: %s: %s", kind, table or "-",
+                      type(error).__name__, str(error).split("\n", 1)[0][:200])
+            raise refuse("server.storage") from None
+        self.health.stored(table)
+
+    async def _finish(self, table: LiveTable) -> None:
+        await self._store("finish", table.id, list(table.state.returns()))
+        table.row.status, table.row.finished_at = "finished", time.time()
+
+    async def _finish_later(self, table: LiveTable) -> None:
+        """Store a finished table's end until it is stored (the moves already are)."""
+        attempt = 0
+        while True:
+            await asyncio.sleep(backoff(attempt))
+            attempt += 1
+            try:
+                await self._finish(table)
+                return
+            except ProtocolError:
+                continue
+
+    def _retry(self, table: LiveTable, n: int, *, overdue: bool = False) -> None:
+        """A bot's, stand-in's or clock's move ``n`` was not stored: try it again after
+        :func:`~kartentisch.server.health.backoff` (the table never stalls on it)."""
+        delay = backoff(table.retries)
+        table.retries += 1
+        table.thinking = None
+        if overdue:
+            table.overdue = n
+        log.warning("table %s: move %d is retried in %.1f s", table.id, n, delay)
+        if self.loop is not None:
+            self.loop.call_later(delay, self._resume, table, n)
+
+    def _resume(self, table: LiveTable, n: int) -> None:
+        if self.tables.get(table.id) is table and table.moves == n:
+            self._schedule(table)
 
     def _after_move(self, table: LiveTable, *, mover: Conn | None = None,
                     ref: int | None = None) -> None:
+        table.presence.idle_since = time.monotonic()
         table.row.last_active = time.time()  # as the journal stored it with the move
         self._schedule(table)  # first, so the update carries the new deadline
         table.broadcast(mover=mover, ref=ref)
@@ -807,6 +1037,8 @@ class Hub:
         """``leave`` (a stand-in bot plays the seat) or ``take_seat`` (the player is back)."""
         if conn.watcher or conn.seat is None:
             raise refuse("seat.watcher")
+        if not conn.active:
+            raise refuse("seat.other_tab")
         async with table.lock:
             seat = table.row.seats[conn.seat]
             if table.row.status == "closed":
@@ -817,29 +1049,35 @@ class Hub:
                 await self._store_seat(table, seat, {"left": False, "bot": None,
                                                      "strength": None})
             else:
-                await asyncio.wrap_future(self.storage.submit("left", table.id, seat.seat,
-                                                              left))
+                await self._store("left", table.id, seat.seat, left)
                 seat.left = left
             self._schedule(table)
             self._seats_changed(table)
             table.broadcast()
 
     # ------------------------------------------------------------------ bots and the clock
-    def _schedule(self, table: LiveTable) -> None:
-        """Start whatever the next move needs: a bot, a stand-in or the turn clock."""
+    def _schedule(self, table: LiveTable, *, may_start: bool = True) -> None:
+        """Start whatever the next move needs: a bot, a stand-in or the turn clock.
+        ``may_start`` False: do not start the table here (another process's change is
+        being caught up; the process where the last person joined starts it)."""
         if table.clock is not None:
             table.clock.cancel()
             table.clock = None
         table.deadline = None
         if table.finished or table.broken or table.row.status == "closed":
             return
+        if not (flow.start_if_ready(self, table) if may_start else flow.started(table)):
+            return  # nobody moves before the start (flow.py)
         seat = table.row.seats[table.state.current_player]
         n = table.moves
         if seat.kind == BOT or seat.left:
             if table.thinking != n:
                 table.thinking = n
                 self.spawn(self._bot_turn(table, n))
-        elif table.row.clock is not None and self.loop is not None:
+        elif table.overdue == n:  # its clock ran out, but the stand-in's move was not stored
+            self.spawn(self._clock_ran_out(table, n))
+        elif table.row.clock is not None and seat.joined and self.loop is not None:
+            # the clock runs only for a person who has come to the table
             table.deadline = time.time() + table.row.clock
             table.clock = self.loop.call_later(
                 table.row.clock, lambda: self.spawn(self._clock_ran_out(table, n)))
@@ -869,14 +1107,24 @@ class Hub:
             bot, params, by = str(seat.bot), bot_params(str(seat.bot), seat.strength), BOT
         else:
             bot, params, by = table.row.stand_in, {}, "stand-in"
+        began = time.monotonic()
         aid = await self._bot_choice(table, bot, params)
+        if by == "stand-in":
+            rest = self.stand_in_pace - (time.monotonic() - began)
+            if rest > 0:
+                await asyncio.sleep(rest)
         async with table.lock:
             current = table.row.seats[seat.seat]
             if (table.moves != n or (current.kind == HUMAN and not current.left)
                     or table.row.status == "closed"):
                 return  # moved meanwhile (another process), the player took the seat back
                 # or the host closed the table
-            await self._commit(table, seat.seat, aid, by)
+            try:
+                await self._commit(table, seat.seat, aid, by)
+            except ProtocolError as error:
+                if error.code != "server.storage":
+                    raise
+                self._retry(table, n)
 
     async def _clock_ran_out(self, table: LiveTable, n: int) -> None:
         if table.moves != n or table.finished:
@@ -886,11 +1134,15 @@ class Hub:
         async with table.lock:
             if table.moves != n or table.row.status == "closed":
                 return
-            table.tell_all({"v": PROTOCOL_VERSION, "type": "notice", "code": "clock.expired",
-                            "params": {"seat": seat, "move": n},
-                            "message": render(SERVER_REASONS["clock.expired"],
-                                              {"seat": seat, "move": n})})
-            await self._commit(table, seat, aid, "clock")
+            try:
+                if table.overdue != n:  # told and logged once, not again at a retry
+                    params = {"seat": seat, "name": table.row.seats[seat].name, "move": n}
+                    await self.log_entry(table, "notice", "clock.expired", params=params)
+                await self._commit(table, seat, aid, "clock")
+            except ProtocolError as error:
+                if error.code != "server.storage":
+                    raise
+                self._retry(table, n, overdue=True)
 
     # ------------------------------------------------------------------ other processes
     def _heard(self, payload: str) -> None:
@@ -942,20 +1194,23 @@ class Hub:
     async def _catch_up_locked(self, table: LiveTable, *, seats: bool = False) -> None:
         """Apply the moves other processes stored (the lock is held) and tell everyone."""
         if seats:
+            was_started, was_status = flow.started(table), table.row.status
             stored = await asyncio.to_thread(self.storage.table_row, table.id)
+            if stored is not None:
+                started_at = table.row.started_at  # a start here may not be stored yet
+                for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
+                    setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
+                if started_at is not None:
+                    table.row.started_at = started_at
             if stored is not None and stored.seats != table.row.seats:
                 for mine, theirs in zip(table.row.seats, stored.seats, strict=True):
                     for key in SeatRow.__slots__:  # left, open (claimed), name, kind ...
                         setattr(mine, key, getattr(theirs, key))
                 self._seats_changed(table)
-                self._schedule(table)
-            if stored is not None:
-                was = table.row.status
-                for key in TABLE_FIELDS:  # the start, closing, rematch ... stored elsewhere
-                    setattr(table.row, key, getattr(stored, key, getattr(table.row, key)))
-                if table.row.status != was:  # e.g. the host closed it at another process
-                    self._schedule(table)
-                    table.broadcast()
+                self._schedule(table, may_start=False)
+            if flow.started(table) != was_started or table.row.status != was_status:
+                self._schedule(table, may_start=False)  # started or closed at another process
+                table.broadcast()
         rows = await asyncio.to_thread(self.storage.moves_since, table.id, table.moves)
         for row in rows:
             self._apply_stored(table, row)

@@ -45,6 +45,8 @@ from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import all_reasons, descriptor_of, descriptors, load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.locale import LANGUAGES, catalogue_path
+from kartentisch.server.bots import HintBusy
+from kartentisch.server.guard import client_address
 from kartentisch.server.hosting import host_links
 from kartentisch.server.people import night_error
 from kartentisch.server.protocol import (
@@ -132,16 +134,23 @@ class WebCreate(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     hints: bool | None = None
 
 
+MAX_MOVE_TEXT: Final = 200
+"""The longest move text ``explain`` reads (the games' longest notation is far shorter)."""
+
+_Token = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN_CHARS)]
+_SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=63)]
+
+
 class ClaimRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """``POST /api/web/tables/{id}/claim``: take an open seat (``seat``, or any)."""
 
-    seat: int | None = None
+    seat: _SeatNumber | None = None
 
 
 class TokenRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """A request made with a link's token (``hint``)."""
 
-    token: str
+    token: _Token
 
 
 class HostRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -153,8 +162,8 @@ class HostRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 class ExplainRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """``POST /api/web/explain``: the move a player tried, in the game's notation."""
 
-    token: str
-    text: str
+    token: _Token
+    text: Annotated[str, msgspec.Meta(max_length=MAX_MOVE_TEXT)]
 
 
 async def _body(request: Request) -> bytes:
@@ -179,7 +188,9 @@ def _error(error: KartentischError, status: int = 400) -> JSONResponse:
     status = {"lobby.unknown_table": 404, "lobby.not_finished": 409,
               "lobby.too_large": 413, "web.hints_off": 403,
               "web.no_open_seat": 409, "host.not_host": 403,
-              "host.other_key": 409}.get(error.code, status)
+              "host.other_key": 409, "lobby.too_many_tables": 429,
+              "web.hint_busy": 429, "web.hints_busy": 503,
+              "server.storage": 503}.get(error.code, status)
     return JSONResponse(error_message(error), status_code=status)
 
 
@@ -300,7 +311,8 @@ def web_routes(hub: Hub) -> list[Route]:
             table = wanted.table
             if wanted.hints is not None:
                 table = msgspec.structs.replace(table, hints=wanted.hints)
-            answer = await hub.create(table, str(request.base_url))
+            hub.admit_table(client_address(request.scope))
+            answer = await hub.create(table)
         except KartentischError as error:
             return _error(error)
         return JSONResponse(answer, status_code=201)
@@ -345,7 +357,7 @@ def web_routes(hub: Hub) -> list[Route]:
         table.tell_all({"v": PROTOCOL_VERSION, "type": "seats", "table": table.id,
                         "seats": table.seats_json()})
         return JSONResponse({"v": PROTOCOL_VERSION, "table": table_id, "seat": seat,
-                             "token": token, "link": f"{request.base_url}#seat={token}"},
+                             "token": token, "link": hub.site.link("seat", token)},
                             status_code=201)
 
     async def host_links_route(request: Request) -> Response:
@@ -356,7 +368,7 @@ def web_routes(hub: Hub) -> list[Route]:
             if table is None:
                 raise night_error("host.not_host")
             stored = await asyncio.to_thread(hub.storage.link_hashes, table.id)
-            answer = host_links(hub, table, stored, str(request.base_url))
+            answer = host_links(hub, table, stored, hub.site.base_url)
         except KartentischError as error:
             return _error(error)
         return JSONResponse(answer)
@@ -394,9 +406,14 @@ def web_routes(hub: Hub) -> list[Route]:
             observation = state.observation(seat)
             legal = state.legal_actions()
             seed = derive_seed(table.row.seed, "hint", seat, moves, int(time.time()))
-            aid, chance, worlds = await hub.pool.run(
-                compute_hint, table.row.game, table.row.players, table.options_text, seed,
-                observation, legal, HINT_SECONDS)
+            try:
+                aid, chance, worlds = await hub.pool.hint(
+                    table.id, seat, compute_hint, table.row.game, table.row.players,
+                    table.options_text, seed, observation, legal, HINT_SECONDS)
+            except HintBusy as busy:
+                code = "web.hint_busy" if busy.seat else "web.hints_busy"
+                hub.health.refused[code] += 1
+                raise _refuse_web(code) from None
         except KartentischError as error:
             return _error(error)
         text = table.game.format_action(table.game.action_from_id(aid), state)

@@ -46,6 +46,8 @@ NIGHT_MESSAGES: Final = (
     N_("Remove {name}? Their link stops working; you get a new link for this seat."),
     N_("Send"),
     N_("Use this name"),
+    N_("Change name"),
+    N_("You write as {name}."),
     N_("Table talk"),
     N_("Taken in the lobby: the link is with that person."),
     N_("That's funny"),

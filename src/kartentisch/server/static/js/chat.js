@@ -8,7 +8,7 @@
 
 import {reason, t} from "./i18n.js";
 import {botLabel} from "./lobby.js";
-import {seatLabel} from "./names.js";
+import {myName, nameForm, seatLabel} from "./names.js";
 import {h, replace} from "./util.js";
 
 export const REACTIONS = [
@@ -40,7 +40,9 @@ export function noticeText(entry) {
     case "host.removed":
       return t("The host removed {name}; their seat has a new invitation link.", {name: who});
     case "host.closed": return t("The host closed the table.");
-    default: return capitalised(reason({code: entry.text, params: p}));
+    default:  // the start, the clock (a person without a name is called by their seat)
+      return capitalised(reason({code: entry.text,
+                                 params: "name" in p ? {...p, name: who} : p}));
   }
 }
 
@@ -49,6 +51,8 @@ export function noticeText(entry) {
 export function createChat({send, state}) {
   let entries = [];
   let muteOpen = false;
+  let renaming = false;
+  const me = h("div", {class: "chat-me"});
   const list = h("ol", {class: "chat-lines", id: "chat-lines", "aria-live": "polite"});
   const mutes = h("div", {class: "chat-mutes"});
   const reactions = h("div", {class: "reactions", role: "group"});
@@ -66,7 +70,7 @@ export function createChat({send, state}) {
   }}, label, input, sendButton);
   const heading = h("h2", {});
   const panel = h("section", {class: "chat", id: "chat"}, heading, list, reactions, form, note,
-                  mutes);
+                  me, mutes);
 
   function muteKey() {
     const table = state().table;
@@ -109,6 +113,27 @@ export function createChat({send, state}) {
       h("span", {class: "who"}, who(entry)), ": ", body);
   }
 
+  /** Who this page writes as, and the way to another name (the same form, prefilled). */
+  function renderMe(mayTalk) {
+    const name = myName();
+    if (!mayTalk || !name) { replace(me); return; }
+    if (renaming) {  // kept while open: updates arriving meanwhile keep what was typed
+      if (!renaming.isConnected || me.firstChild !== renaming) replace(me, renaming);
+      return;
+    }
+    replace(me, h("span", {class: "help"}, t("You write as {name}.", {name})), " ",
+      h("button", {type: "button", class: "quiet", id: "rename-open", dataset: {key: "rename-open"},
+                   onclick: () => {
+                     renaming = nameForm({title: t("Change name"), button: t("Use this name"),
+                       id: "rename", done: (chosen) => {
+                         renaming = false;
+                         send({type: "name", name: chosen});
+                         refresh();
+                       }});
+                     refresh();
+                   }}, t("Change name")));
+  }
+
   function refresh() {
     const {table, seat, watcher} = state();
     const hidden = muted();
@@ -123,6 +148,7 @@ export function createChat({send, state}) {
     replace(label, t("Message to the table"));
     replace(sendButton, t("Send"));
     replace(note, mayTalk ? "" : t("Watchers cannot chat at this table."));
+    renderMe(mayTalk);
     reactions.setAttribute("aria-label", t("Quick reactions"));
     replace(reactions, REACTIONS.map(([key, symbol]) => h("button", {
       type: "button", class: "reaction-button", title: reactionLabel(key),

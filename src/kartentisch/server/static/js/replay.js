@@ -3,6 +3,7 @@
 
 import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
+import {reviewPanel} from "./review.js";
 import {felt} from "./seats.js";
 import {h, replace} from "./util.js";
 
@@ -131,6 +132,8 @@ export function showReplay(root, params) {
         h("span", {id: "step-text"}, t("Position {index} of {count}", {index: st.index, count: last})),
         h("span", {class: "help"}, t("Arrow keys: one move back or forward; Home and End: start and end."))),
       h("p", {class: "move-line", role: "status"}, moveLine),
+      reviewPanel({table: st.table, index: st.index, go, rerender: render,
+                   describe: (text) => mod.describeMove(text, info)}),
       felt({players: data.players, me: parts.mine ? me : null, seatInfo, label: t("Players")}, parts),
       finished ? null : parts.below || null,
       finished ? h("section", {class: "end"}, h("h2", {}, t("Game over")),

@@ -3,16 +3,20 @@
 
 import {createChat} from "./chat.js";
 import {gameModule} from "./games/index.js";
-import {createHost, hostingFor} from "./host.js";
+import {createHost, hostingFor, rememberHosting} from "./host.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
-import {botLabel, rememberTable} from "./lobby.js";
+import {botLabel} from "./lobby.js";
 import {myName, nameForm, seatLabel} from "./names.js";
 import {PACES, arrivals, pace, pacer, setPace, setSound, soundOn, turnSignal} from "./pacing.js";
 import {felt} from "./seats.js";
-import {api, h, replace} from "./util.js";
 import {sentenceCase} from "./words.js";
-
-const V = 1;
+import {rememberSeat} from "./review.js";
+import {api, h, replace} from "./util.js";
+import {clockElement, expiredLine, expiredNotice, tickClock} from "./clock.js";
+import {connectionBanner, openConnection, otherTabBanner, unknownLinkView} from "./connection.js";
+import {leaveButton, standInBanner} from "./standin.js";
+import {goToRematch, rematchControls, seriesTally} from "./rematch.js";
+import {waitingPanel} from "./waiting.js";
 
 export function showTable(root, {token = null, watcher = false, host = null}) {
   // The host token: from a #host= address, or remembered for the table of this seat link;
@@ -23,7 +27,9 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   const st = {
     token, watcher, ws: null, closed: false, table: null, seat: null, update: null,
     events: [], message: null, hint: null, hintsAllowed: false, sending: false, ref: 0,
-    clockTimer: null, retry: 0, finishedShown: false, renderPending: false, host: false,
+    clockTimer: null, finishedShown: false, renderPending: false,
+    conn: null, active: true, keptWatching: false, clockMemory: {}, expired: null, marks: [],
+    host: false, rematchOffer: null,
   };
   const view = {close, relabel: () => {
     chat.refresh();
@@ -38,42 +44,39 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
 
   // ------------------------------------------------------------------ the connection
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws`);
-    st.ws = ws;
-    ws.addEventListener("open", () => {
-      st.retry = 0;
-      ws.send(JSON.stringify({v: V, type: "hello", token: token || undefined,
-                              host: host || undefined, name: myName() || undefined}));
-    });
-    ws.addEventListener("message", (e) => receive(JSON.parse(e.data)));
-    ws.addEventListener("close", () => {
-      if (st.closed) return;
-      st.retry = Math.min(st.retry + 1, 5);
-      say(t("The connection was lost; connecting again…"), "warn");
-      setTimeout(() => { if (!st.closed) connect(); }, 500 * st.retry);
+    st.conn = openConnection(() => ({token: token || undefined, host: host || undefined,
+                                      name: myName() || undefined}), {
+      onMessage: receive,
+      onChange: () => { st.sending = false; renderSoon(); },
+      onQueued: (outcome) => {
+        if (outcome === "refused") {
+          say(t("Your move was not sent: the game went on while the connection was lost. Look at the table and choose again."), "error");
+        } else {
+          st.sending = true;
+        }
+      },
     });
   }
 
-  function send(message) {
-    if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify({v: V, ...message}));
-  }
+  function send(message) { return st.conn ? st.conn.send(message) : false; }
 
   function close() {
     st.closed = true;
     clearInterval(st.clockTimer);
     queue.stop();
     signal.clear();
-    if (st.ws) st.ws.close();
+    if (st.conn) st.conn.close();
   }
 
   function receive(m) {
+    if (st.closed) return;  // a message still in flight when the page left the table
     if (m.type === "welcome") {
       st.table = m.table;
       st.seat = m.seat;
       st.watcher = m.role === "watcher";
+      st.active = m.active !== false;
+      st.host = m.host === true;
       st.hintsAllowed = m.table.hints !== false && !st.watcher;  // stored with the table
-      st.host = !!m.host;
       chat.history(m.chat);
       if (hostPanel && st.host) hostPanel.load();
     } else if (m.type === "chat") {
@@ -89,6 +92,10 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         say(notice, "info");
         if (hostPanel && st.host) hostPanel.load();
       }
+    } else if (m.type === "active") {
+      st.active = m.active;
+      st.keptWatching = false;
+      renderSoon();
     } else if (m.type === "update") {
       queue.push(m);
     } else if (m.type === "seats") {
@@ -96,10 +103,19 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       chat.refresh();
       if (hostPanel && st.host) hostPanel.refresh();
       renderSoon();
+    } else if (m.type === "rematch_offer") {
+      st.rematchOffer = m;
+      renderSoon();
+    } else if (m.type === "rematch") {
+      goToRematch(m, keepHosting);
     } else if (m.type === "error") {
       st.sending = false;
       if (m.code === "move.stale") send({type: "sync"});
       say(reason(m), "error");
+    } else if (m.type === "notice" && m.code === "clock.expired") {
+      if (m.params.seat === st.seat && !st.watcher) {
+        st.expired = {move: m.params.move, text: null};  // the move's words come with the update
+      }
     } else if (m.type === "notice") {
       if (m.n === undefined) say(reason(m), "warn");  // a logged one comes as a chat entry too
     }
@@ -108,6 +124,9 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   /** Show one update (the pacer hands them over one after another). */
   function show(m) {
     const changed = !st.update || st.update.move !== m.move;
+    if (m.last && m.last.by === "clock" && !m.full && m.last.seat !== st.seat) {
+      st.marks.push({at: st.events.length, text: expiredLine(name(m.last.seat), null)});
+    }
     st.events = m.full ? m.events : st.events.concat(m.events);
     st.update = m;
     st.sending = false;
@@ -126,7 +145,16 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       }
     }
     if (m.status === "finished" && st.message && st.message.kind === "foul") st.message = null;
-    if (st.table) st.table.status = m.status;
+    if (st.table) {
+      st.table.status = m.status;
+      if (m.started !== undefined) st.table.started = m.started;
+    }
+    if (st.expired && st.expired.text === null && m.last &&
+        m.last.move === st.expired.move && m.last.by === "clock") {
+      const move = m.last.action ? mod().describeMove(m.last.action.text, ui()) : "";
+      st.expired.text = expiredLine(name(st.seat), move);
+      st.marks.push({at: st.events.length, text: st.expired.text});
+    }
     if (pace() > 0 && st.table) render();  // paced: each move is drawn when its time comes
     else renderSoon();
   }
@@ -138,9 +166,13 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
 
   function play(id) {
     if (st.sending || !st.update) return;
-    st.sending = true;
     st.ref += 1;
-    send({type: "move", move: st.update.move, action: id, ref: st.ref});
+    st.expired = null;  // the player acts: the clock's notice has been seen
+    if (st.conn.sendMove({type: "move", move: st.update.move, action: id, ref: st.ref})) {
+      st.sending = true;
+    } else {
+      render();  // the connection's line now says that the move is kept
+    }
   }
 
   /** The player tried ``text``: play it if it is allowed, else say why not (the engine's
@@ -218,6 +250,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     if (!u) return t("Connecting…");
     if (u.status === "finished") return t("The game is over.");
     if (u.status === "closed") return t("The host closed the table.");
+    if (st.table.started === false) return t("Waiting for the other players.");
     if (u.to_move === st.seat && !st.watcher) {
       const mine = st.table.seats[st.seat];
       if (mine && mine.left) return t("A bot plays your seat while you are away.");
@@ -229,23 +262,20 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   /** The clock at the seat to move: seconds left, nothing without a time limit. */
   function seatClock() {
     const u = st.update;
-    if (!u || u.status === "finished" || u.deadline === null) return "";
+    if (!u || u.status !== "playing" || u.deadline === null) return "";
     return t("{seconds} s", {seconds: Math.max(0, Math.ceil((u.deadline - Date.now()) / 1000))});
   }
 
-  function clockText() {
-    const u = st.update;
-    if (!u || u.status === "finished" || u.status === "closed") return "";
-    if (u.deadline === null) return t("no time limit");
-    const left = Math.max(0, Math.ceil((u.deadline - Date.now()) / 1000));
-    return t("{seconds} s left for this move", {seconds: left});
+  function clockInfo() {
+    return {clock: st.table ? st.table.clock : null, started: !st.table || st.table.started !== false,
+            acting: !!(st.update && st.update.legal.length)};
   }
 
   /** What the felt shows at a seat: name, kind, the game's line, turn and clock. */
   function seatInfo(seat) {
     const u = st.update;
     const s = st.table.seats[seat] || {seat, kind: "human"};
-    const turn = u.status !== "finished" && u.to_move === seat;
+    const turn = u.status === "playing" && u.to_move === seat;
     const bot = s.kind === "bot";
     const kind = bot ? null : s.left ? t("person (a bot stands in)") : s.connected ? t("person (here)") :
       t("person (away)");
@@ -274,10 +304,13 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
 
   function logBox() {
     const lines = [];
-    for (const ev of st.events) {
+    const marks = st.marks.slice();
+    st.events.forEach((ev, i) => {
+      while (marks.length && marks[0].at <= i) lines.push({text: marks.shift().text, kind: "clock"});
       const text = mod().event(ev, ui());
       if (text) lines.push({text, kind: ev.kind});
-    }
+    });
+    for (const mark of marks) lines.push({text: mark.text, kind: "clock"});
     const shown = lines.slice(-150);
     return h("section", {class: "log", "aria-label": t("Log")},
       h("h2", {}, t("Log")),
@@ -301,13 +334,16 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     const tableId = st.table.id;
     const me = st.watcher ? "all" : String(st.seat);
     const closed = u.status === "closed";
+    if (!st.watcher && !closed) rememberSeat(tableId, st.seat, token);  // "Review my game" (review.js)
     return h("section", {class: "end", id: "end", "aria-live": "polite"},
       h("h2", {}, closed ? t("The table is closed") : t("Game over")),
       closed ? h("p", {}, t("The host closed the table; what was played stays its record.")) :
         mod().summary(u.observation, u.returns, u.reveal, ui()),
+      closed ? null : seriesTally(tableId, (seat) => seatLabel(st.table.seats, seat)),
       h("div", {class: "row"},
-        st.watcher || closed ? null : h("button", {type: "button", class: "primary", id: "play-again",
-                                          onclick: playAgain}, t("Play again")),
+        closed ? null : rematchControls({offer: st.rematchOffer, seat: st.seat,
+                                         watcher: st.watcher && !st.host, name,
+                                         ask: () => send({type: "rematch"})}),
         h("a", {class: "button", href: `#replay=${encodeURIComponent(tableId)}&view=${me}`,
                 id: "replay-link"}, t("Step through this game")),
         h("a", {class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
@@ -315,24 +351,21 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         h("a", {class: "button", href: "#"}, t("Back to the lobby"))));
   }
 
-  async function playAgain() {
-    const info = st.table;
-    const seats = info.seats.map((s) => s.kind === "human" ? {kind: "human"} :
-      {kind: "bot", bot: s.bot, ...(s.strength ? {strength: s.strength} : {})});
-    const request = {table: {game: info.game, players: info.players, options: info.options,
-                             seats, clock: info.clock},
-                     hints: info.hints !== false};
-    const [status, answer] = await api("/api/web/tables", request);
-    if (status !== 201) { say(answer ? reason(answer) : t("The server did not answer."), "error"); return; }
-    rememberTable(answer, request);
-    const mine = answer.seats.find((s) => s.seat === st.seat);
-    location.hash = `seat=${mine.token}`;
+  /** The host of this table keeps the rematch table's host token (and their seat's link),
+   * so the new table's page is the host's again. */
+  function keepHosting(answer) {
+    if (!answer.host) return;
+    const seats = answer.seat === null || answer.seat === undefined ? [] :
+      [{seat: answer.seat, token: answer.link.replace(/^#seat=/, "")}];
+    rememberHosting({table: answer.table, host: {token: answer.host}, seats},
+                    {game: st.table.game, title: st.table.title, mine: answer.seat});
   }
 
   /** A person's first table: the name is asked once (remembered in this browser); the game
    * does not wait for it. The form is kept across renders, so typing survives updates. */
   function askName() {
-    if (st.watcher || myName() || (st.update && st.update.status !== "playing")) return null;
+    const talks = !st.watcher || (st.table && st.table.watcher_chat);  // a watcher who may chat
+    if (!talks || myName() || (st.update && st.update.status !== "playing")) return null;
     if (!st.nameForm) {
       st.nameForm = h("section", {class: "ask-name"}, nameForm({
         title: t("Who is playing?"), button: t("Use this name"), id: "seat-name", focus: false,
@@ -341,15 +374,28 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     return st.nameForm;
   }
 
+  function mySeat() {
+    return st.watcher || !st.table ? null : st.table.seats[st.seat];
+  }
+
   function seatButtons() {
-    if (st.watcher || !st.update || st.update.status !== "playing") return null;
-    const mine = st.table.seats[st.seat];
-    if (!mine || mine.kind !== "human") return null;
-    return mine.left ?
-      h("button", {type: "button", dataset: {key: "take-seat"}, onclick: () => send({type: "take_seat"})},
-        t("Take my seat back")) :
-      h("button", {type: "button", class: "quiet", dataset: {key: "leave"}, onclick: () => send({type: "leave"})},
-        t("Let a bot play for me"));
+    if (!st.active) return null;
+    return leaveButton(mySeat(), !st.update || st.update.status !== "playing",
+      () => send({type: "leave"}));
+  }
+
+  /** The lines above the table: the connection, a second tab, a stand-in, the clock. */
+  function banners() {
+    const finished = st.update.status !== "playing";
+    return [
+      connectionBanner(st.conn),
+      st.watcher ? null : otherTabBanner(st.active, st.keptWatching, {
+        takeOver: () => send({type: "take_over"}),
+        keep: () => { st.keptWatching = true; render(); }}),
+      st.active ? standInBanner(mySeat(), finished, () => send({type: "take_seat"})) : null,
+      st.expired && st.expired.text ? expiredNotice(st.expired.text, () => {
+        st.expired = null; render(); }) : null,
+    ];
   }
 
   /** Render at the next frame: a burst of messages (the bots' moves after yours) is drawn
@@ -357,15 +403,21 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   function renderSoon() {
     if (st.renderPending) return;
     st.renderPending = true;
-    const run = () => { if (st.renderPending) render(); };
+    // (not once the view is closed: a late message must not draw over the next view)
+    const run = () => { if (st.renderPending && !st.closed) render(); };
     requestAnimationFrame(run);
     setTimeout(run, 250);
   }
 
   function render() {
     st.renderPending = false;
+    if (st.conn && st.conn.state === "unknown") {
+      replace(root, unknownLinkView());
+      return;
+    }
     if (!st.table || !st.update) {
-      replace(root, h("p", {class: "connecting"}, t("Connecting…")), statusBox());
+      replace(root, connectionBanner(st.conn), h("p", {class: "connecting"}, t("Connecting…")),
+        statusBox());
       return;
     }
     setParamHook((n, v) => (n === "seat" || n === "current") && Number.isInteger(v) ? name(v) :
@@ -381,14 +433,17 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       obs: u.observation, legal: u.legal, acting: info.acting, seat: st.seat,
       finished: u.status === "finished", reveal: u.reveal || null, hint: st.hint}, info);
     replace(root, h("section", {class: `table-view game-${st.table.game}${mine ? " my-turn" : ""}`,
-                               dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch"}},
+                               dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch",
+                                         table: st.table.id}},
       h("div", {class: "topbar"},
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
         h("span", {class: "move-no"}, t("Move {move}", {move: u.move})),
         settings()),
+      banners(),
+      waitingPanel(st.table, {host: st.host, name, start: () => send({type: "start"})}),
       h("div", {class: `turn${mine ? " mine" : ""}`, id: "turn", role: "status"},
-        h("strong", {}, turnLine()), " ", h("span", {id: "clock", class: "clock"}, clockText()),
+        h("strong", {}, turnLine()), " ", clockElement(u, clockInfo()),
         " ", hintButton, " ", seatButtons()),
       felt({players: st.table.players, me: st.watcher ? null : st.seat, seatInfo, label: t("Players")},
         parts, [statusBox(), movesList()]),
@@ -414,8 +469,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   }
 
   st.clockTimer = setInterval(() => {
-    const el = root.querySelector("#clock");
-    if (el) el.textContent = clockText();
+    if (st.update) tickClock(root, st.update, clockInfo(), st.clockMemory);
     for (const at of root.querySelectorAll("[data-clock]")) at.textContent = seatClock();
   }, 250);
   render();
