@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench soak clean compiled
+.PHONY: play test lint typecheck bench soak clean compiled axe
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,16 @@ serve: $(STAMP)
 # System packages the tests need (PostgreSQL for the server's storage tests), when missing.
 system:
 	bash scripts/setup-system.sh
+
+# axe-core, the accessibility checker the browser tests inject into the page: installed from
+# the npm registry at set-up time into the git-ignored .axe/ (never fetched while testing).
+AXE_VERSION := 4.14.1
+AXE := .axe/node_modules/axe-core/axe.min.js
+$(AXE): Makefile
+	npm install --prefix .axe --no-audit --no-fund --no-save --loglevel=error axe-core@$(AXE_VERSION)
+	touch $@
+
+axe: $(AXE)
 
 # The compiled core (mypyc, see setup.py): built in place for the editable install, rebuilt
 # only when a source it is made from changes (the stamp lists them); about 1-2 minutes.
@@ -51,7 +61,7 @@ COMPILED_TESTS := tests/krass_kariert tests/krass_kariert_bots tests/bots tests/
 	tests/rl/test_environments.py tests/test_state_pickle.py
 # The checks themselves, and what runs beside what: scripts/run-tests.sh (ruff; the pure pass
 # in the foreground; mypy, the compiled pass and the Ray test in the background).
-test: $(STAMP) system $(COMPILED_STAMP)
+test: $(STAMP) system $(AXE) $(COMPILED_STAMP)
 	BIN=$(BIN) COMPILED_STAMP=$(COMPILED_STAMP) COMPILED_TESTS="$(COMPILED_TESTS)" \
 		bash scripts/run-tests.sh
 
@@ -78,5 +88,5 @@ soak: $(STAMP) system
 	games=$$?; test $$tests -eq 0 && test $$games -eq 0
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .axe
 	find src -name '*.so' -delete; rm -f src/kartentisch/_compiled.json $(COMPILED_STAMP)

@@ -3,7 +3,8 @@
 # PostgreSQL's server programs (initdb, pg_ctl, postgres), for the server's storage tests,
 # which start a throwaway cluster of their own on loopback; and Debian's Chromium (with a
 # font), which the browser tests drive headless through Playwright's Python package
-# (Playwright's own browser download does not work here). Installing needs root (apt-get);
+# (Playwright's own browser download does not work here); and npm, with which the Makefile
+# installs axe-core into .axe/ for the browser tests' accessibility checks. Installing needs root (apt-get);
 # without root a missing package is reported and the tests that need it will fail.
 set -euo pipefail
 
@@ -18,6 +19,8 @@ have_chromium() {
 
 missing=()
 have_postgres || missing+=(postgresql)
+# npm installs axe-core (the browser tests' accessibility checker) into .axe/: make axe
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 have_chromium || missing+=(chromium fonts-dejavu-core)
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
@@ -35,3 +38,4 @@ apt-get update -qq >/dev/null
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 have_postgres
 have_chromium
+command -v npm >/dev/null 2>&1

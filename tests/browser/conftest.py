@@ -152,6 +152,30 @@ def restart(server_process: ServerProcess, server: Server, *, same_port: bool = 
     server.url = server_process.start(port).url
 
 
+INSTANT_PACE = ("try { if (localStorage.getItem('kartentisch.pace') === null)"
+                " localStorage.setItem('kartentisch.pace', '0'); } catch (e) {}")
+"""The tests' pages show the other players' moves at once (the page's pace setting, which a
+person chooses; the pacing test chooses a pace of its own)."""
+
+
+class InstantBrowser:
+    """The launched browser, whose new contexts and pages start with the instant pace."""
+
+    def __init__(self, browser: Any) -> None:
+        self.raw = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.raw.new_context(**options)
+        context.add_init_script(INSTANT_PACE)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless Chromium from the system, driven by Playwright.
@@ -167,7 +191,7 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
-            yield launched
+            yield InstantBrowser(launched)
         finally:
             launched.close()
 
@@ -185,5 +209,6 @@ def save_shot(page: Any, shots: Path, name: str, *, readme: bool = False) -> Pat
     page.screenshot(path=str(path), full_page=True)
     if readme and os.environ.get("KARTENTISCH_README_SHOTS") == "1":
         README_SHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")  # the first screen, as a player opens it
         page.screenshot(path=str(README_SHOTS / f"{name}.png"), full_page=False)
     return path

@@ -47,6 +47,7 @@ from kartentisch.cli.presenters import load_presenter
 from kartentisch.cli.review import make_review_command
 from kartentisch.cli.session import (
     HUMAN,
+    QUIT_WORDS,
     SaveError,
     SessionResult,
     check_save_path,
@@ -344,7 +345,7 @@ def _choose_saved_game(console: Console, number: int | None) -> Path:
         except (EOFError, KeyboardInterrupt):
             console.print()
             raise typer.Exit(1) from None
-        if answer.lower() in {"q", "quit", "exit", "beenden"}:
+        if answer.lower() in QUIT_WORDS | {"q"}:
             raise typer.Exit(1)
         chosen = 1 if not answer else (int(answer) if answer.isdigit() and len(answer) < 6
                                        else 0)
@@ -511,7 +512,7 @@ def _pick_record(file: Path, number: int | None, console: Console) -> GameRecord
         except (EOFError, KeyboardInterrupt):
             console.print()
             fail(_("Choose a game with --game N (1 to {count}).").format(count=len(games)))
-        if answer.lower() in {"q", "quit", "exit", "beenden"}:
+        if answer.lower() in QUIT_WORDS | {"q"}:
             raise typer.Exit(1)
         chosen = int(answer) if answer.isdigit() and len(answer) < 9 else 0
         if 1 <= chosen <= len(games):

@@ -7,7 +7,7 @@ from rich.markup import escape
 
 from kartentisch.cli.messages import format_options
 from kartentisch.cli.presenters import Presenter, seat_name
-from kartentisch.cli.session import HUMAN, ReadLine, show_result
+from kartentisch.cli.session import HUMAN, QUIT_WORDS, ReadLine, show_result
 from kartentisch.core.protocol import Seat
 from kartentisch.core.records import GameRecord
 from kartentisch.locale import _
@@ -75,7 +75,7 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
                 answer = read_line(_("Enter: next move · q: stop "))
             except (EOFError, KeyboardInterrupt):
                 return False
-            if answer.strip().lower() in {"q", "quit", "exit", "beenden"}:
+            if answer.strip().lower() in QUIT_WORDS | {"q"}:
                 return False
         console.print("[dim]" + escape(_("Move {number}: {name} → {move}").format(
             number=number, name=_strip_markup(seat_name(names, seat)), move=text)) + "[/]")

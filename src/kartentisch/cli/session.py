@@ -42,7 +42,9 @@ HUMAN: Final = "human"
 """The seat kind of the person at the keyboard."""
 
 HELP_WORDS: Final = frozenset({"?", "help", "hilfe"})
-QUIT_WORDS: Final = frozenset({"quit", "exit", "beenden"})
+QUIT_WORDS: Final = frozenset({"quit", "exit", "beenden", "ende", "aufhören", "aufhoeren",
+                               "schluss"})
+"""The words that stop the game, in English and German."""
 
 ReadLine = Callable[[str], str]
 """``read_line(prompt)``: the next line typed by the human; raises ``EOFError`` at the end."""

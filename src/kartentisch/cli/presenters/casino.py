@@ -9,6 +9,7 @@ After each pack the points per item and the totals are printed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -31,7 +32,7 @@ from kartentisch.games.casino.game import format_with_labels
 from kartentisch.games.casino.observation import CasinoObservation
 from kartentisch.games.casino.scoring import SCORE_ITEMS
 from kartentisch.games.casino.table import BuildUnit
-from kartentisch.locale import _
+from kartentisch.locale import _, current_language
 
 SUIT_STYLES: Final = ("bold", "bold red", "bold red", "bold")
 """Clubs and spades plain, diamonds and hearts red."""
@@ -43,13 +44,51 @@ SUIT_SYMBOLS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _DISPLAY: Final = {"symbols": False}
 """Whether cards are shown with suit symbols (set by :meth:`CasinoPresenter.configure`)."""
 
+GERMAN_RANKS: Final = {"J": "B", "Q": "D", "T": "10"}
+"""The ranks German names otherwise: Bube, Dame, and the 10 written out (König K, Ass A)."""
+
+RANK_INPUT: Final = {"B": "J", "D": "Q", "10": "T"}
+"""Rank letters a German player may type, as the notation writes them."""
+
+SUIT_INPUT: Final = {"♣": "c", "♦": "d", "♥": "h", "♠": "s",
+                     "kreuz": "c", "karo": "d", "herz": "h", "pik": "s"}
+"""Suits as symbols or German words, as the notation writes them."""
+
+_TYPED_CARD: Final = re.compile(r"(10|[2-9AKQJTBD])((?i:♣|♦|♥|♠|kreuz|karo|herz|pik)|[cdhs])")
+"""A card as a player may type it: a rank (English or German letter, or 10) and a suit
+(letter, symbol or German word); lower-case letters stay table labels (``ab``)."""
+
+_NOTATION_CARD: Final = re.compile(r"(?<![\w\[])([2-9AKQJT])([cdhs])(?!\w)")
+
 
 def card_text(name: str) -> str:
-    """A card in notation (``"Td"``) as it is shown everywhere (table, events, scoring):
-    the notation itself, or with ``--suit-symbols`` the rank and the suit's symbol."""
-    if _DISPLAY["symbols"] and name[-1:] in SUIT_SYMBOLS:
-        return name[:-1] + SUIT_SYMBOLS[name[-1]]
+    """A card in notation (``"Td"``) as it is shown everywhere (table, events, moves,
+    scoring): in German with German rank letters and the suit's symbol (``10♦``, ``B♥``);
+    in English the notation itself, or with ``--suit-symbols`` the rank and the symbol."""
+    rank, suit = name[:-1], name[-1:]
+    if suit not in SUIT_SYMBOLS:
+        return name
+    if current_language() == "de":
+        return GERMAN_RANKS.get(rank, rank) + SUIT_SYMBOLS[suit]
+    if _DISPLAY["symbols"]:
+        return rank + SUIT_SYMBOLS[suit]
     return name
+
+
+def shown_move(text: str) -> str:
+    """A move in notation (``7h x ab``) with its cards as :func:`card_text` shows them."""
+    return _NOTATION_CARD.sub(lambda m: card_text(m.group(0)), text)
+
+
+def typed_card(token: str) -> str:
+    """One typed word as the notation reads it: a card in German letters, with a suit
+    symbol or a German suit word becomes its notation (``B♥`` -> ``Jh``, ``10karo`` ->
+    ``Td``); anything else stays as it is."""
+    m = _TYPED_CARD.fullmatch(token)
+    if not m:
+        return token
+    rank, suit = m.group(1), m.group(2)
+    return RANK_INPUT.get(rank, rank) + SUIT_INPUT.get(suit.lower(), suit)
 
 
 def styled(card: int) -> str:
@@ -252,7 +291,7 @@ class CasinoPresenter(Presenter):
                 label = _("trail")
             else:  # pragma: no cover - every Casino action is one of the three
                 label = "?"
-            groups.setdefault(label, []).append(format_with_labels(action, items))
+            groups.setdefault(label, []).append(shown_move(format_with_labels(action, items)))
         return [f"{label}: {' · '.join(moves)}" for label, moves in groups.items() if moves]
 
     def explain_error(self, error: KartentischError, text: str, observation: Any
@@ -269,31 +308,36 @@ class CasinoPresenter(Presenter):
         card = error.params.get("card")
         if isinstance(legal, list) and legal and isinstance(card, str):
             message += " " + _("Legal with {card}: {moves}.").format(
-                card=spoken_card(card), moves=" · ".join(str(m) for m in legal))
+                card=spoken_card(card), moves=" · ".join(shown_move(str(m)) for m in legal))
         return message
+
+    def normalize_input(self, text: str, observation: Any) -> str:
+        """Cards typed in German letters, with suit symbols or German suit words, read as
+        the notation (``B♥ x ab`` -> ``Jh x ab``, ``10karo -`` -> ``Td -``)."""
+        return " ".join(typed_card(word) for word in text.split())
 
     def localize_param(self, name: str, value: JSONValue) -> str | None:
         """Cards (``card``, ``missing``) in words; moves and hands stay in notation."""
         if name in ("card", "missing") and isinstance(value, str):
             return spoken_card(value)
         if name in ("hand", "legal", "choices") and isinstance(value, list):
-            return ", ".join(str(v) for v in value)
+            return ", ".join(shown_move(str(v)) for v in value)
         return None
 
     def move_label(self, action: Any, observation: Any, game: Game[Any, Any, Any]) -> str:
         """A move with the table's item labels (``7h x ab``), as the player types it."""
         obs: CasinoObservation = observation
         if isinstance(action, Capture | Build | Trail):
-            return format_with_labels(action, obs.table_items())
-        return str(game.format_action(action))
+            return shown_move(format_with_labels(action, obs.table_items()))
+        return shown_move(str(game.format_action(action)))
 
     def ask_choice(self, error: AmbiguousActionError, observation: Any
                    ) -> tuple[str, list[Choice]]:
         obs: CasinoObservation = observation
         items = obs.table_items()
         answers: list[Choice] = [
-            (format_with_labels(action, items), text, "") for text, action in error.choices
-            if isinstance(action, Capture | Build | Trail)]
+            (shown_move(format_with_labels(action, items)), text, "")
+            for text, action in error.choices if isinstance(action, Capture | Build | Trail)]
         return _("Which move do you mean?"), answers
 
     def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:

@@ -1,5 +1,7 @@
 // Cards drawn as inline SVG: faces for the three games and a back for hidden cards.
 
+import {N} from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, text) {
@@ -64,4 +66,31 @@ export function k20Svg(up, down, {cross = false} = {}) {
   root.append(svg("text", {x: 30, y: 76, class: "card-small k20-down", "text-anchor": "middle"},
                   downText));
   return root;
+}
+
+const SUIT_WORDS = {c: N("clubs"), d: N("diamonds"), h: N("hearts"), s: N("spades")};
+const RANK_WORDS = {A: N("ace"), J: N("jack"), Q: N("queen"), K: N("king"), T: "10"};
+
+/** A Casino card ("Td") in the reader's words: "10 of diamonds", German "Karo 10". */
+export function casinoWords(name, t) {
+  const suit = SUIT_WORDS[name[name.length - 1]];
+  const rankCode = name.slice(0, -1);
+  if (!suit || !rankCode) return name;
+  const rank = RANK_WORDS[rankCode] ? t(RANK_WORDS[rankCode]) : rankCode;
+  return t("{rank} of {suit}", {rank, suit: t(suit)});
+}
+
+/** Several Casino cards in words, joined with commas. */
+export function casinoList(names, t) {
+  return names.map((c) => casinoWords(c, t)).join(", ");
+}
+
+/** What a screen reader says for a card's button: its words, hidden from the eye (the
+ * picture beside it is hidden from the screen reader), so that the button's name is its
+ * content. */
+export function spoken(text) {
+  const span = document.createElement("span");
+  span.className = "sr-only";
+  span.textContent = text;
+  return span;
 }

@@ -3,6 +3,7 @@
 // Errors are rendered from their reason code and params, never from the server's English text.
 
 import {api} from "./util.js";
+import {PAGE_REASONS, sentence} from "./words.js";
 
 const state = {language: "en", catalogue: {messages: {}, plurals: {}, reasons: {}}};
 const listeners = [];
@@ -68,9 +69,10 @@ function plain(value) {
   return String(value);
 }
 
-/** An error message ({code, params}) in the reader's language, from its reason code. */
+/** An error message ({code, params}) in the reader's language, from its reason code (or the
+ * page's own words for it), as a sentence. */
 export function reason(error) {
-  const template = state.catalogue.reasons[error.code];
+  const template = PAGE_REASONS[error.code] || state.catalogue.reasons[error.code];
   if (template === undefined) {
     return t("Something went wrong ({code}).", {code: error.code || "?"});
   }
@@ -79,7 +81,7 @@ export function reason(error) {
     const shown = paramHook ? paramHook(name, value) : null;
     values[name] = shown !== null && shown !== undefined ? shown : plain(value);
   }
-  return fill(t(template), values);
+  return sentence(fill(t(template), values));
 }
 
 /** Marks a message id for the catalogue without translating it (as Python's N_). */

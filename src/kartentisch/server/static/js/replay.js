@@ -4,6 +4,7 @@
 import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {reviewPanel} from "./review.js";
+import {felt} from "./seats.js";
 import {h, replace} from "./util.js";
 
 export function showReplay(root, params) {
@@ -26,7 +27,7 @@ export function showReplay(root, params) {
     const data = await response.json();
     if (response.status !== 200) { st.error = reason(data); st.data = null; } else {
       st.error = null;
-      const keep = st.data ? st.index : data.frames.length - 1;
+      const keep = st.data ? st.index : 0;  // a replay starts at the beginning
       st.data = data;
       st.index = Math.min(keep, data.frames.length - 1);
     }
@@ -85,16 +86,34 @@ export function showReplay(root, params) {
     const views = [["all", t("all hands open")], ["watch", t("as a watcher")]];
     for (let s = 0; s < data.players; s++) views.push([String(s), t("from seat {seat}", {seat: s})]);
     const events = [];
+    const raw = [];
     for (const f of data.frames.slice(0, st.index + 1)) {
       for (const ev of f.events) {
-        const text = mod.event(ev, ui());
+        raw.push(ev);
+        const text = mod.event(ev, {...ui(), events: raw});
         if (text) events.push({text, kind: ev.kind});
       }
     }
-    const moveLine = frame.seat === null ? t("The deal before the first move.") :
-      frame.text ? t("Move {n}: {name} plays {move}.", {n: frame.move, name: name(frame.seat), move: mod.describeMove(frame.text, ui())}) :
+    const info = {...ui(), events: raw};
+    const moveLine = frame.seat === null ? t("The deal, before the first move.") :
+      frame.text ? t("Move {n} by {name}: {move}.", {n: frame.move, name: name(frame.seat), move: mod.describeMove(frame.text, info)}) :
         t("Move {n}: {name} moves.", {n: frame.move, name: name(frame.seat)});
     const finished = st.index === last && data.returns;
+    const me = /^\d+$/.test(st.view) ? Number(st.view) : null;
+    const obs = frame.observation;
+    const parts = mod.board({obs, legal: [], acting: false, seat: me, finished: !!finished,
+                             reveal: finished ? data.reveal : null, hint: null}, info);
+    const toMove = data.frames[st.index + 1] ? data.frames[st.index + 1].seat : null;
+    const seatInfo = (seat) => {
+      const kind = data.seats && data.seats[seat];
+      const bot = kind && typeof kind === "object" ? kind.kind === "bot" : kind && kind !== "human";
+      const line = mod.playerInfo(obs, seat, info);
+      return {seat, name: name(seat), initial: data.names && data.names[seat] ? data.names[seat] : String(seat), bot: !!bot, botMark: bot ? t("Bot") : null, kind: null,
+              line, toMove: toMove === seat, clock: "", out: mod.out(obs, seat),
+              label: [name(seat), line].join(", ")};
+    };
+    const button = (id, label, target) => h("button", {type: "button", id, onclick: () => go(target()),
+      disabled: id === "first" || id === "back" ? st.index === 0 : st.index === last}, label);
     replace(root, h("section", {class: `replay table-view game-${data.game}`,
                                dataset: {view: data.view === null ? "watch" : String(data.view)}},
       h("div", {class: "topbar"}, h("h1", {}, t("Replay")),
@@ -104,22 +123,23 @@ export function showReplay(root, params) {
           load();
         }}, views.map(([v, label]) => h("option", {value: v, selected: v === st.view}, label))))),
       h("div", {class: "replay-controls", role: "group", "aria-label": t("Replay controls")},
-        h("button", {type: "button", id: "first", onclick: () => go(0), "aria-label": t("first position")}, "⏮"),
-        h("button", {type: "button", id: "back", onclick: () => go(st.index - 1), "aria-label": t("one move back")}, "◀"),
+        button("first", t("To the start"), () => 0),
+        button("back", t("Previous move"), () => st.index - 1),
         h("input", {type: "range", min: 0, max: last, value: st.index, id: "step",
-                    "aria-label": t("position in the game"), oninput: (e) => go(Number(e.target.value))}),
-        h("button", {type: "button", id: "forward", onclick: () => go(st.index + 1), "aria-label": t("one move forward")}, "▶"),
-        h("button", {type: "button", id: "last", onclick: () => go(last), "aria-label": t("last position")}, "⏭"),
-        h("span", {id: "step-text"}, t("Position {index} of {count}", {index: st.index, count: last}))),
+                    "aria-label": t("Position in the game"), oninput: (e) => go(Number(e.target.value))}),
+        button("forward", t("Next move"), () => st.index + 1),
+        button("last", t("To the end"), () => last),
+        h("span", {id: "step-text"}, t("Position {index} of {count}", {index: st.index, count: last})),
+        h("span", {class: "help"}, t("Arrow keys: one move back or forward; Home and End: start and end."))),
       h("p", {class: "move-line", role: "status"}, moveLine),
       reviewPanel({table: st.table, index: st.index, go, rerender: render,
-                   describe: (text) => mod.describeMove(text, ui())}),
-      h("div", {class: "board", id: "board"}, mod.board({obs: frame.observation, legal: [], acting: false,
-        seat: /^\d+$/.test(st.view) ? Number(st.view) : null, finished}, ui())),
+                   describe: (text) => mod.describeMove(text, info)}),
+      felt({players: data.players, me: parts.mine ? me : null, seatInfo, label: t("Players")}, parts),
+      finished ? null : parts.below || null,
       finished ? h("section", {class: "end"}, h("h2", {}, t("Game over")),
-        mod.summary(frame.observation, data.returns, data.reveal, ui())) : null,
-      h("section", {class: "log"}, h("h2", {}, t("Log")),
-        h("ol", {reversed: true}, events.slice(-150).reverse().map((l) => h("li", {class: `ev-${l.kind}`}, l.text)))),
+        mod.summary(obs, data.returns, data.reveal, info)) : null,
+      h("section", {class: "log", "aria-label": t("Log")}, h("h2", {}, t("Log")),
+        h("ol", {}, events.slice(-150).map((l) => h("li", {class: `ev-${l.kind}`}, l.text)))),
       upload));
   }
 

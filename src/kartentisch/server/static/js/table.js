@@ -7,6 +7,9 @@ import {createHost, hostingFor, rememberHosting} from "./host.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {botLabel} from "./lobby.js";
 import {myName, nameForm, seatLabel} from "./names.js";
+import {PACES, arrivals, pace, pacer, setPace, setSound, soundOn, turnSignal} from "./pacing.js";
+import {felt} from "./seats.js";
+import {sentenceCase} from "./words.js";
 import {rememberSeat} from "./review.js";
 import {api, h, replace} from "./util.js";
 import {clockElement, expiredLine, expiredNotice, tickClock} from "./clock.js";
@@ -35,6 +38,9 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   }};
   const chat = createChat({send, state: () => st});
   const hostPanel = host ? createHost({send, state: () => st, token: host, say}) : null;
+  const moved = arrivals();
+  const signal = turnSignal();
+  const queue = pacer(show, (m) => !m.full && !!m.last && (st.watcher || m.last.seat !== st.seat));
 
   // ------------------------------------------------------------------ the connection
   function connect() {
@@ -57,6 +63,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   function close() {
     st.closed = true;
     clearInterval(st.clockTimer);
+    queue.stop();
+    signal.clear();
     if (st.conn) st.conn.close();
   }
 
@@ -78,7 +86,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         st.seat = null;  // the host removed this person: the server treats us as a watcher
         st.watcher = true;
         st.hintsAllowed = false;
-        renderSoon();
+        renderSoon();  // no update need follow (another person's turn): draw the watcher's view
       }
       if (notice) {
         say(notice, "info");
@@ -89,28 +97,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       st.keptWatching = false;
       renderSoon();
     } else if (m.type === "update") {
-      const moved = !st.update || st.update.move !== m.move;
-      if (m.last && m.last.by === "clock" && !m.full && m.last.seat !== st.seat) {
-        st.marks.push({at: st.events.length, text: expiredLine(name(m.last.seat), null)});
-      }
-      st.events = m.full ? m.events : st.events.concat(m.events);
-      st.update = m;
-      st.sending = false;
-      if (moved) {
-        st.hint = null;
-        mod().reset();
-        if (st.message && st.message.kind !== "foul") st.message = null;
-      }
-      for (const ev of m.events) {
-        if (ev.kind === "foul" && !m.full) {
-          st.message = {text: mod().event(ev, ui()) || "", kind: "foul"};
-        }
-      }
-      if (st.table) {
-        st.table.status = m.status;
-        if (m.started !== undefined) st.table.started = m.started;
-      }
-      renderSoon();
+      queue.push(m);
     } else if (m.type === "seats") {
       if (st.table) st.table.seats = m.seats;
       chat.refresh();
@@ -132,12 +119,44 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     } else if (m.type === "notice") {
       if (m.n === undefined) say(reason(m), "warn");  // a logged one comes as a chat entry too
     }
-    if (m.type === "update" && st.expired && st.expired.text === null && m.last &&
+  }
+
+  /** Show one update (the pacer hands them over one after another). */
+  function show(m) {
+    const changed = !st.update || st.update.move !== m.move;
+    if (m.last && m.last.by === "clock" && !m.full && m.last.seat !== st.seat) {
+      st.marks.push({at: st.events.length, text: expiredLine(name(m.last.seat), null)});
+    }
+    st.events = m.full ? m.events : st.events.concat(m.events);
+    st.update = m;
+    st.sending = false;
+    if (m.full) moved.reset();
+    if (changed) {
+      st.hint = null;
+      mod().reset();
+      if (st.message && st.message.kind !== "foul") st.message = null;
+    }
+    for (const ev of m.events) {
+      if (ev.kind === "foul" && !m.full) {
+        st.message = {text: mod().event(ev, ui()) || "", kind: "foul", seat: ev.seat};
+      } else if (st.message && st.message.kind === "foul" &&
+                 (ev.kind === "turn" || ev.kind === "game_over")) {
+        st.message = null;  // the foul's turn is over: its banner goes
+      }
+    }
+    if (m.status === "finished" && st.message && st.message.kind === "foul") st.message = null;
+    if (st.table) {
+      st.table.status = m.status;
+      if (m.started !== undefined) st.table.started = m.started;
+    }
+    if (st.expired && st.expired.text === null && m.last &&
         m.last.move === st.expired.move && m.last.by === "clock") {
       const move = m.last.action ? mod().describeMove(m.last.action.text, ui()) : "";
       st.expired.text = expiredLine(name(st.seat), move);
       st.marks.push({at: st.events.length, text: st.expired.text});
     }
+    if (pace() > 0 && st.table) render();  // paced: each move is drawn when its time comes
+    else renderSoon();
   }
 
   // ------------------------------------------------------------------ acting
@@ -179,6 +198,11 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     if (box) renderStatus(box);
   }
 
+  /** A seat's name: the person's name when the seats carry one, else "Seat N". */
+  function plainName(seat) {
+    return seatLabel(st.table && st.table.seats, seat);
+  }
+
   function name(seat) {
     if (seat === null || seat === undefined) return "";
     const base = seatLabel(st.table && st.table.seats, seat);
@@ -188,7 +212,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   function ui() {
     return {t, tn, number, name, play, attempt, say, legal: legal(), seat: st.seat,
             acting: !!(st.update && st.update.legal.length) && !st.sending,
-            watcher: st.watcher, rerender: render, players: st.table.players};
+            watcher: st.watcher, rerender: render, players: st.table.players, events: st.events};
   }
 
   async function askHint() {
@@ -235,25 +259,47 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     return t("{name} is to move.", {name: name(u.to_move)});
   }
 
+  /** The clock at the seat to move: seconds left, nothing without a time limit. */
+  function seatClock() {
+    const u = st.update;
+    if (!u || u.status !== "playing" || u.deadline === null) return "";
+    return t("{seconds} s", {seconds: Math.max(0, Math.ceil((u.deadline - Date.now()) / 1000))});
+  }
+
   function clockInfo() {
     return {clock: st.table ? st.table.clock : null, started: !st.table || st.table.started !== false,
             acting: !!(st.update && st.update.legal.length)};
   }
 
-  function playersBar() {
-    const obs = st.update.observation;
-    return h("ol", {class: "players", "aria-label": t("Players")},
-      st.table.seats.map((s) => {
-        const turn = st.update.status !== "finished" && st.update.to_move === s.seat;
-        const who = s.kind === "bot" ? botLabel(s.bot) :
-          s.left ? t("person (a bot stands in)") : s.connected ? t("person (here)") :
-            t("person (away)");
-        return h("li", {class: `player${turn ? " to-move" : ""}${s.seat === st.seat ? " me" : ""}`,
-                        "aria-current": turn ? "true" : null, dataset: {seat: s.seat}},
-          h("span", {class: "player-name"}, name(s.seat)),
-          h("span", {class: "player-kind"}, who),
-          h("span", {class: "player-info"}, mod().playerInfo(obs, s.seat, ui())));
-      }));
+  /** What the felt shows at a seat: name, kind, the game's line, turn and clock. */
+  function seatInfo(seat) {
+    const u = st.update;
+    const s = st.table.seats[seat] || {seat, kind: "human"};
+    const turn = u.status === "playing" && u.to_move === seat;
+    const bot = s.kind === "bot";
+    const kind = bot ? null : s.left ? t("person (a bot stands in)") : s.connected ? t("person (here)") :
+      t("person (away)");
+    const line = mod().playerInfo(u.observation, seat, ui());
+    return {seat, name: name(seat), initial: s.name || String(seat), bot, botMark: bot ? botLabel(s.bot) : null,
+            botShort: bot ? (s.strength ? `${t("Bot")} ${s.strength}` : t("Bot")) : null,
+            kind, line, toMove: turn, clock: turn ? seatClock() : "", out: mod().out(u.observation, seat),
+            label: [name(seat), bot ? botLabel(s.bot) : null, kind, line, turn ? t("to move") : null]
+              .filter(Boolean).join(", ")};
+  }
+
+  function settings() {
+    const chosen = pace();
+    const labels = {instant: t("instant"), quick: t("quick"), normal: t("normal"), slow: t("slow")};
+    return h("details", {class: "settings", dataset: {key: "settings"}},
+      h("summary", {}, t("Settings")),
+      h("label", {}, t("Pace of the other players' moves"), " ",
+        h("select", {id: "pace", onchange: (e) => {
+          setPace(Number(e.target.value));
+          if (Number(e.target.value) === 0) queue.flush();
+        }}, PACES.map(([ms, key]) => h("option", {value: ms, selected: ms === chosen}, labels[key])))),
+      h("label", {}, h("input", {type: "checkbox", id: "sound", checked: soundOn(),
+                                 onchange: (e) => setSound(e.target.checked)}),
+        " ", t("A sound when it is your turn")));
   }
 
   function logBox() {
@@ -265,10 +311,10 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       if (text) lines.push({text, kind: ev.kind});
     });
     for (const mark of marks) lines.push({text: mark.text, kind: "clock"});
-    const shown = lines.slice(-150).reverse();
+    const shown = lines.slice(-150);
     return h("section", {class: "log", "aria-label": t("Log")},
       h("h2", {}, t("Log")),
-      h("ol", {id: "log", reversed: true},
+      h("ol", {id: "log", tabindex: "0", "aria-label": t("Log")},
         shown.map((l) => h("li", {class: `ev-${l.kind}`}, l.text))));
   }
 
@@ -279,7 +325,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       h("summary", {}, tn("All allowed moves ({n})", "All allowed moves ({n})", moves.length)),
       h("ul", {}, moves.map((m) => h("li", {},
         h("button", {type: "button", class: "move", dataset: {move: m.text, key: `move-${m.id}`},
-                     onclick: () => play(m.id)}, mod().describeMove(m.text, ui()))))));
+                     onclick: () => play(m.id)}, sentenceCase(mod().describeMove(m.text, ui())))))));
   }
 
   function endPanel() {
@@ -299,7 +345,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
                                          watcher: st.watcher && !st.host, name,
                                          ask: () => send({type: "rematch"})}),
         h("a", {class: "button", href: `#replay=${encodeURIComponent(tableId)}&view=${me}`,
-                id: "replay-link"}, t("Replay this game")),
+                id: "replay-link"}, t("Step through this game")),
         h("a", {class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record`,
                 download: `kartentisch-${tableId}.json`}, t("Download the record")),
         h("a", {class: "button", href: "#"}, t("Back to the lobby"))));
@@ -374,38 +420,45 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         statusBox());
       return;
     }
-    setParamHook((n, v) => mod().param(n, v, ui()));
+    setParamHook((n, v) => (n === "seat" || n === "current") && Number.isInteger(v) ? name(v) :
+      mod().param(n, v, ui()));
     const focusKey = document.activeElement && document.activeElement.dataset ?
       document.activeElement.dataset.key : null;
     const u = st.update;
     const info = ui();
-    const hintButton = st.hintsAllowed && u.legal.length ?
+    const mine = u.legal.length > 0;
+    const hintButton = st.hintsAllowed && mine ?
       h("button", {type: "button", id: "hint", dataset: {key: "hint"}, onclick: askHint}, t("Hint")) : null;
-    replace(root, h("section", {class: `table-view game-${st.table.game}`,
+    const parts = mod().board({
+      obs: u.observation, legal: u.legal, acting: info.acting, seat: st.seat,
+      finished: u.status === "finished", reveal: u.reveal || null, hint: st.hint}, info);
+    replace(root, h("section", {class: `table-view game-${st.table.game}${mine ? " my-turn" : ""}`,
                                dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch",
                                          table: st.table.id}},
       h("div", {class: "topbar"},
         h("h1", {}, st.table.title),
         h("span", {class: "role"}, st.watcher ? t("You are watching.") : name(st.seat)),
-        h("span", {class: "move-no"}, t("move {move}", {move: u.move}))),
-      askName(),
+        h("span", {class: "move-no"}, t("Move {move}", {move: u.move})),
+        settings()),
       banners(),
       waitingPanel(st.table, {host: st.host, name, start: () => send({type: "start"})}),
-      h("div", {class: `turn${u.legal.length ? " mine" : ""}`, id: "turn", role: "status"},
+      h("div", {class: `turn${mine ? " mine" : ""}`, id: "turn", role: "status"},
         h("strong", {}, turnLine()), " ", clockElement(u, clockInfo()),
         " ", hintButton, " ", seatButtons()),
-      playersBar(),
-      h("div", {class: "board", id: "board"}, mod().board({
-        obs: u.observation, legal: u.legal, acting: info.acting, seat: st.seat,
-        finished: u.status === "finished"}, info)),
-      statusBox(),
+      felt({players: st.table.players, me: st.watcher ? null : st.seat, seatInfo, label: t("Players")},
+        parts, [statusBox(), movesList()]),
+      askName(),  // below the felt: the game does not wait for it, the first screen shows the game
+      u.status === "finished" || u.status === "closed" ? null : parts.below || null,
       endPanel(),
-      movesList(),
       hostPanel && st.host ? hostPanel.panel() : null,
       h("div", {class: "night-side"}, logBox(), chat.panel())));
+    const log = root.querySelector("#log");
+    if (log) log.scrollTop = log.scrollHeight;  // the newest line at the bottom, in view
+    moved.run(root);
+    signal.show(mine, `${st.table.title} · kartentisch`, t("Your turn"));
     if (focusKey) {
       const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus();
+      if (again) again.focus({preventScroll: true});
     }
   }
 
@@ -417,6 +470,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
 
   st.clockTimer = setInterval(() => {
     if (st.update) tickClock(root, st.update, clockInfo(), st.clockMemory);
+    for (const at of root.querySelectorAll("[data-clock]")) at.textContent = seatClock();
   }, 250);
   render();
   connect();

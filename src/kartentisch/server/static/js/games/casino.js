@@ -2,9 +2,10 @@
 // build chosen by clicking a hand card and table items, the captured piles and sweeps, and
 // the points of the pack.
 
-import {backSvg, casinoSvg} from "../cards.js";
+import {backSvg, casinoSvg, casinoWords, spoken} from "../cards.js";
 import {N} from "../i18n.js";
 import {h} from "../util.js";
+import {sentenceCase} from "../words.js";
 
 const ITEMS = {
   cards: N("most cards"), spades: N("most spades"), big_casino: N("big casino (10 of diamonds)"),
@@ -30,17 +31,24 @@ function sameItems(a, b) {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-function cardWords(name) {
-  return name.replace(/^T/, "10");
+/** A card or a table item ("[8]": the build of 8) in the reader's words. */
+function itemWords(item, ui) {
+  const m = /^\[(\d+)\]$/.exec(item);
+  return m ? ui.t("the build of {value}", {value: m[1]}) : casinoWords(item, ui.t);
+}
+
+function words(list, ui) {
+  return list.map((c) => itemWords(c, ui)).join(", ");
 }
 
 function describeMove(text, ui) {
   const m = parseMove(text);
-  const items = m.items.map(cardWords).join(" ");
-  if (m.kind === "trail") return ui.t("trail {card}", {card: cardWords(m.card)});
-  if (m.kind === "capture") return ui.t("{card} takes {items}", {card: cardWords(m.card), items});
-  if (m.kind === "raise") return ui.t("{card} raises {items} to {value}", {card: cardWords(m.card), items, value: m.value});
-  if (m.kind === "build") return ui.t("{card} builds {value} with {items}", {card: cardWords(m.card), items, value: m.value});
+  const items = words(m.items, ui);
+  const card = m.card ? casinoWords(m.card, ui.t) : "";
+  if (m.kind === "trail") return ui.t("trail {card}", {card});
+  if (m.kind === "capture") return ui.t("{card} takes {items}", {card, items});
+  if (m.kind === "raise") return ui.t("{card} raises {items} to {value}", {card, items, value: m.value});
+  if (m.kind === "build") return ui.t("{card} builds {value} with {items}", {card, items, value: m.value});
   return text;
 }
 
@@ -48,9 +56,29 @@ function sideOf(obs, seat) {
   return obs.scores.length === obs.players ? seat : seat % 2;
 }
 
-function card(name, attrs = {}) {
+function card(name, ui, attrs = {}) {
   return h("span", {class: "card casino", dataset: {card: name}, ...attrs}, casinoSvg(name),
-    h("span", {class: "sr-only"}, cardWords(name)));
+    h("span", {class: "sr-only"}, casinoWords(name, ui.t)));
+}
+
+/** The latest capture, read from the events: who took what with which card. */
+function lastCapture(events) {
+  let last = null;
+  (events || []).forEach((ev, i) => {
+    if (ev.kind === "capture") last = {seat: ev.seat, card: ev.data.card, taken: ev.data.taken, sweep: ev.data.sweep, i};
+    else if (ev.kind === "table_taken") last = {seat: ev.seat, card: null, taken: ev.data.cards, sweep: false, i};
+    else if (ev.kind === "pack_start") last = null;
+  });
+  return last;
+}
+
+function lastTrail(events) {
+  const found = {};
+  for (const ev of events || []) {
+    if (ev.kind === "trail") found[ev.data.card] = ev.seat;
+    if (ev.kind === "table") for (const c of ev.data.cards) delete found[c];
+  }
+  return found;
 }
 
 function board(view, ui) {
@@ -59,65 +87,71 @@ function board(view, ui) {
   const acting = view.acting;
   const mine = sel.card ? moves.filter((m) => m.card === sel.card) : [];
   const usable = new Set(mine.flatMap((m) => m.items));
-  const parts = [];
+  const hint = view.hint ? parseMove(view.hint.text) : null;
+  const hinted = (item) => hint && hint.items.includes(item) ? " hinted" : "";
+  const trailedBy = lastTrail(ui.events);
 
-  parts.push(h("p", {class: "casino-info"},
-    ui.t("Pack {pack}", {pack: obs.pack + 1}), " · ",
-    ui.tn("{n} card left to deal", "{n} cards left to deal", obs.deck_size), " · ",
-    ui.t("Dealer: {name}", {name: ui.name(obs.dealer)})));
-
-  // the other players
-  const others = [];
-  for (let s = 0; s < obs.players; s++) {
-    if (s === view.seat && !obs.open) continue;
-    const hand = obs.hands ? obs.hands[s] : null;
-    others.push(h("section", {class: "opponent", dataset: {seat: s}},
-      h("h3", {}, ui.name(s)),
-      h("div", {class: "cards small hand-row"},
-        hand ? hand.map((c) => card(c)) :
+  const seat = (s) => {
+    const revealed = view.reveal && view.reveal.hands ? view.reveal.hands[s] : null;
+    const hand = obs.hands ? obs.hands[s] : revealed;
+    return [
+      h("div", {class: "cards small hand-row", role: "group", "aria-label": ui.t("hand of {name}", {name: ui.name(s)})},
+        hand ? hand.map((c) => card(c, ui)) :
           Array.from({length: obs.hand_sizes[s]}, () => h("span", {class: "card back"}, backSvg(),
             h("span", {class: "sr-only"}, ui.t("hidden card"))))),
-      h("p", {class: "pile"}, pileText(obs, s, ui))));
-  }
-  parts.push(h("div", {class: "opponents"}, others));
+      h("p", {class: "pile"}, pileText(obs, s, ui)),
+    ];
+  };
 
-  // the table
+  // the table, and the latest capture beside it
   const loose = obs.table.loose.map((c) => {
     const chosen = sel.items.includes(c);
     const legal = acting && sel.card && usable.has(c);
-    return h("button", {type: "button", class: `card casino${legal ? " legal" : ""}${chosen ? " selected" : ""}`,
-      dataset: {item: c, key: `item-${c}`}, "aria-pressed": chosen ? "true" : "false",
-      "aria-label": ui.t("loose card {card}", {card: cardWords(c)}),
-      onclick: () => toggleItem(c, acting, ui)}, casinoSvg(c));
+    const from = trailedBy[c];
+    return h("button", {type: "button", class: `card casino${legal ? " legal" : ""}${chosen ? " selected" : ""}${hinted(c)}`,
+      dataset: {item: c, key: `item-${c}`, ...(from !== undefined ? {arrive: from, arriveKey: `loose-${c}`} : {})},
+      "aria-pressed": chosen ? "true" : "false",
+      onclick: () => toggleItem(c, acting, ui)}, casinoSvg(c),
+      spoken(ui.t("loose card {card}", {card: casinoWords(c, ui.t)})));
   });
   const builds = obs.table.builds.map((b) => {
     const key = `[${b.value}]`;
     const chosen = sel.items.includes(key);
     const legal = acting && sel.card && usable.has(key);
     const label = b.multiple ? ui.t("call of {value}s", {value: b.value}) : ui.t("build of {value}", {value: b.value});
-    return h("button", {type: "button", class: `build${legal ? " legal" : ""}${chosen ? " selected" : ""}`,
-      dataset: {item: key, key: `item-${key}`}, "aria-pressed": chosen ? "true" : "false",
-      "aria-label": `${label}, ${ui.t("owner: {name}", {name: ui.name(b.owner)})}`,
+    return h("button", {type: "button", class: `build${legal ? " legal" : ""}${chosen ? " selected" : ""}${hinted(key)}`,
+      dataset: {item: key, key: `item-${key}`, arrive: b.owner, arriveKey: `build-${b.cards.join("")}`},
+      "aria-pressed": chosen ? "true" : "false",
       onclick: () => toggleItem(key, acting, ui)},
       h("span", {class: "build-head"}, label),
-      h("span", {class: "cards small"}, b.cards.map((c) => card(c))),
+      h("span", {class: "cards small"}, b.cards.map((c) => card(c, ui))),
       h("span", {class: "build-owner"}, ui.t("owner: {name}", {name: ui.name(b.owner)})));
   });
-  parts.push(h("section", {class: "casino-table", "aria-label": ui.t("Table")},
+  const capture = lastCapture(ui.events);
+  const centre = h("section", {class: "casino-table", "aria-label": ui.t("Table")},
     h("h2", {}, ui.t("Table")),
     loose.length || builds.length ? h("div", {class: "table-items"}, loose, builds) :
-      h("p", {}, ui.t("(empty)"))));
+      h("p", {}, ui.t("The table is empty.")),
+    capture ? h("section", {class: "last-capture", "aria-label": ui.t("Last capture"),
+                            dataset: {arrive: capture.seat, arriveKey: `capture-${capture.i}`}},
+      h("h3", {}, capture.card ?
+        ui.t("{name} took with {card}:", {name: ui.name(capture.seat), card: casinoWords(capture.card, ui.t)}) :
+        ui.t("{name} took the rest of the table:", {name: ui.name(capture.seat)}),
+        capture.sweep ? ` ${ui.t("A sweep!")}` : ""),
+      h("div", {class: "cards small"}, (capture.card ? [capture.card] : []).concat(capture.taken).map((c) => card(c, ui)))) : null);
 
   // my hand and what the selection can do
+  let own = null;
   if (view.seat !== null && view.seat !== undefined && !obs.open) {
     const hand = obs.hand || [];
     const handButtons = hand.map((c) => {
       const legal = acting && moves.some((m) => m.card === c);
       const chosen = sel.card === c;
-      return h("button", {type: "button", class: `card casino${legal ? " legal" : ""}${chosen ? " selected" : ""}`,
+      return h("button", {type: "button",
+        class: `card casino${legal ? " legal" : ""}${chosen ? " selected" : ""}${hint && hint.card === c ? " hinted" : ""}`,
         dataset: {card: c, key: `hand-${c}`}, "aria-pressed": chosen ? "true" : "false",
-        "aria-label": ui.t("your card {card}", {card: cardWords(c)}),
-        onclick: () => pickCard(c, acting, ui)}, casinoSvg(c));
+        onclick: () => pickCard(c, acting, ui)}, casinoSvg(c),
+        spoken(ui.t("your card {card}", {card: casinoWords(c, ui.t)})));
     });
     const controls = [];
     if (sel.card) {
@@ -131,12 +165,16 @@ function board(view, ui) {
       if (!matching.length) {
         if (sel.items.length) {
           const text = `${sel.card} x ${sel.items.join(" ")}`;
-          controls.push(h("button", {type: "button", dataset: {move: text, key: "try-capture"}, id: "try-capture",
-                                     onclick: () => ui.attempt(text)}, ui.t("Capture")));
+          controls.push(h("button", {type: "button", class: "unavailable",
+                                     dataset: {move: text, key: "try-capture"}, id: "try-capture",
+                                     onclick: () => ui.attempt(text)}, ui.t("Capture"),
+            h("span", {class: "sr-only"}, ` (${ui.t("not allowed now")})`)));
         } else {
           const text = `${sel.card} -`;
-          controls.push(h("button", {type: "button", dataset: {move: text, key: "try-trail"}, id: "try-trail",
-                                     onclick: () => ui.attempt(text)}, ui.t("Trail")));
+          controls.push(h("button", {type: "button", class: "unavailable",
+                                     dataset: {move: text, key: "try-trail"}, id: "try-trail",
+                                     onclick: () => ui.attempt(text)}, ui.t("Trail"),
+            h("span", {class: "sr-only"}, ` (${ui.t("not allowed now")})`)));
         }
       }
       controls.push(h("button", {type: "button", class: "quiet", dataset: {key: "clear"},
@@ -144,15 +182,19 @@ function board(view, ui) {
     } else if (acting) {
       controls.push(h("p", {class: "help"}, ui.t("Choose a card from your hand, then the table items it takes or builds with.")));
     }
-    parts.push(h("section", {class: "mine", "aria-label": ui.t("Your hand")},
-      h("h2", {}, ui.t("Your hand")),
+    own = h("section", {class: "mine", "aria-label": ui.t("Your hand")},
+      h("h2", {class: "sr-only"}, ui.t("Your hand")),
       h("div", {class: "hand"}, handButtons.length ? handButtons : h("p", {}, ui.t("(no cards)"))),
-      h("p", {class: "pile"}, pileText(obs, view.seat, ui)),
-      h("div", {class: "controls"}, controls)));
+      h("div", {class: "controls"}, controls));
   }
 
-  parts.push(scoreTable(obs, ui));
-  return h("div", {class: "casino-board"}, parts);
+  return {
+    info: h("p", {class: "casino-info"},
+      ui.t("Pack {pack}", {pack: obs.pack + 1}), " · ",
+      ui.tn("{n} card left to deal", "{n} cards left to deal", obs.deck_size), " · ",
+      ui.t("Dealer: {name}", {name: ui.name(obs.dealer)})),
+    seat, centre, mine: own, below: scoreTable(obs, ui),
+  };
 }
 
 function pileText(obs, seat, ui) {
@@ -196,7 +238,8 @@ function toggleItem(item, acting, ui) {
 function event(ev, ui) {
   const d = ev.data;
   const name = ui.name(ev.seat);
-  const cards = (list) => list.map(cardWords).join(" ");
+  const cards = (list) => words(list, ui);
+  const cardWords = (c) => casinoWords(c, ui.t);
   switch (ev.kind) {
     case "pack_start": return ui.t("── Pack {pack} begins; {name} deals ──", {pack: d.pack, name});
     case "table": return ui.t("Four cards go face up on the table: {cards}", {cards: cards(d.cards)});
@@ -212,9 +255,15 @@ function event(ev, ui) {
     case "trail": return ui.t("{name} trails {card}.", {name, card: cardWords(d.card)});
     case "table_taken": return ui.t("{name} takes the rest of the table: {cards}.", {name, cards: cards(d.cards)});
     case "pack_end": {
-      const parts = Object.keys(ITEMS).filter((k) => d.points[k] && (k === "total" || d.points[k].some((p) => p)))
-        .map((k) => `${ui.t(ITEMS[k])}: ${d.points[k].join(" / ")}`);
-      return `${ui.t("Pack {pack} is over. Points:", {pack: d.pack})} ${parts.join(" · ")}`;
+      const sides = d.points.total.length;
+      const lines = Array.from({length: sides}, (_, i) => {
+        const items = Object.keys(ITEMS).filter((k) => k !== "total" && d.points[k] && d.points[k][i])
+          .map((k) => `${ui.t(ITEMS[k])} ${d.points[k][i]}`);
+        const who = sides === ui.players ? ui.name(i) : `${ui.name(i)} + ${ui.name(i + 2)}`;
+        const points = ui.tn("{n} point", "{n} points", d.points.total[i]);
+        return items.length ? `${who}: ${points} (${items.join(", ")})` : `${who}: ${points}`;
+      });
+      return `${ui.t("Pack {pack} is over.", {pack: d.pack})} ${lines.join("; ")}.`;
     }
     case "game_over": {
       const who = d.winners.map((w) => ui.name(w)).join(" + ");
@@ -238,14 +287,40 @@ function summary(obs, returns, reveal, ui) {
     verdict ? h("p", {class: "verdict"}, verdict) : null,
     h("p", {}, ui.t("Game over. Winner: {names} with {points} points.",
                     {names: winners.map(sideName).join(", "), points: Math.max(...obs.scores)})),
+    itemTable(obs, sideName, ui),
     scoreTable(obs, ui));
 }
 
-function param() { return null; }
+/** The points of each scoring item over all packs, per side. */
+function itemTable(obs, sideName, ui) {
+  const sides = obs.scores.length;
+  const keys = Object.keys(ITEMS).filter((k) => k !== "total" &&
+    obs.pack_results.some((r) => r[k] && r[k].some((p) => p)));
+  if (!keys.length) return null;
+  const sum = (k, i) => obs.pack_results.reduce((acc, r) => acc + (r[k] ? r[k][i] : 0), 0);
+  return h("table", {class: "scores items"},
+    h("caption", {}, ui.t("Points per scoring item")),
+    h("thead", {}, h("tr", {}, h("th", {}, ui.t("Item")),
+      Array.from({length: sides}, (_, i) => h("th", {}, sideName(i))))),
+    h("tbody", {}, keys.map((k) => h("tr", {}, h("th", {}, sentenceCase(ui.t(ITEMS[k]))),
+      Array.from({length: sides}, (_, i) => h("td", {}, String(sum(k, i))))))));
+}
+
+function param(name, value, ui) {
+  if (typeof value !== "string") {
+    if (name === "hand" && Array.isArray(value)) return words(value, ui);
+    return null;
+  }
+  if (name === "action") return describeMove(value, ui);
+  if (name === "card" || name === "missing") return /^[2-9TJQKA][cdhs]$/.test(value) ? casinoWords(value, ui.t) : null;
+  if (name === "hand") return words(value.split(/[\s,]+/).filter(Boolean), ui);
+  return null;
+}
 
 export default {
   name: "casino",
   blurb: N("Capture loose cards by value or build sums to take later; cards, spades, aces and the two casinos score."),
   reset() { sel = {card: null, items: []}; },
   board, event, playerInfo, summary, param, describeMove,
+  out() { return false; },
 };

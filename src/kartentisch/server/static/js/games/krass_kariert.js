@@ -2,7 +2,7 @@
 // neighbouring cards to play, the X value when it matters, gaps to insert a drawn card or a
 // reserve card, reserves, chips, the round so far and what must be beaten.
 
-import {backSvg, kkSvg} from "../cards.js";
+import {backSvg, kkSvg, spoken} from "../cards.js";
 import {N} from "../i18n.js";
 import {h} from "../util.js";
 
@@ -71,6 +71,80 @@ function card(name, attrs = {}, ui) {
     h("span", {class: "sr-only"}, cardLabel(name, ui)));
 }
 
+function back(ui, attrs = {}) {
+  return h("span", {class: "card back", ...attrs}, backSvg(), h("span", {class: "sr-only"}, ui.t("hidden card")));
+}
+
+/** The last completed round, read from the events: its acts and who won it. */
+function lastRound(events) {
+  let acts = [];
+  let last = null;
+  for (const ev of events || []) {
+    if (ev.kind === "round_start" || ev.kind === "deal_start") acts = [];
+    else if (["combination", "stopp", "nachzieh", "reserve"].includes(ev.kind)) acts.push(ev);
+    else if (ev.kind === "round_won") { last = {acts, winner: ev.seat}; acts = []; }
+  }
+  return last;
+}
+
+function actLine(act, ui, attrs = {}) {
+  let what;
+  if (act.kind === "combination" || act.kind === "stopp" || act.kind === "nachzieh") {
+    const cards = act.cards || (act.kind === "stopp" ? ["S"] : act.kind === "nachzieh" ? ["N"] : []);
+    const xs = act.x_values || [];
+    what = h("span", {class: "cards small"}, cards.map((c) => card(c, {}, ui)),
+      xs.length ? h("span", {class: "xval"}, ui.t("X as {values}", {values: xs.join(", ")})) : null);
+  } else {
+    const shown = act.cards ? act.cards[0] : act.card;
+    what = h("span", {class: "act-note"}, ui.t("takes reserve card {card} into the hand at position {position}",
+                                                {card: cardLabel(shown, ui), position: act.position + 1}));
+  }
+  return h("li", attrs, h("span", {class: "who"}, ui.name(act.seat)), what);
+}
+
+/** What must be beaten: the round so far (the newest act arriving from its seat), or, before
+ * the next round's first play, the last round dimmed with who won it. */
+function centre(obs, view, ui) {
+  const acts = obs.round.map((act, i) => actLine(act, ui, i === obs.round.length - 1 ?
+    {dataset: {arrive: act.seat, arriveKey: `${obs.deal}-${obs.rounds}-${i}`}} : {}));
+  const parts = [h("h2", {}, ui.t("This round"))];
+  if (acts.length) parts.push(h("ol", {class: "acts"}, acts));
+  if (obs.phase === "play") {
+    parts.push(h("p", {class: "to-beat"}, obs.best < 0 ?
+      ui.t("{name} leads: any combination.", {name: ui.name(obs.leader)}) :
+      ui.t("To beat: {best}", {best: strengthWords(obs.best, ui)})));
+  } else if (!acts.length) {
+    parts.push(h("p", {}, ui.t("Nothing played yet.")));
+  }
+  const last = !acts.length && lastRound(ui.events);
+  const played = last ? last.acts.filter((ev) => ev.kind !== "reserve") : [];
+  if (played.length) {
+    parts.push(h("section", {class: "last-round", "aria-label": ui.t("Last round")},
+      h("h3", {}, ui.t("Last round, won by {name}", {name: ui.name(last.winner)})),
+      h("ol", {class: "acts"}, played.map((ev) => actLine({...ev.data, seat: ev.seat, kind: ev.kind}, ui)))));
+  }
+  return h("section", {class: "round", "aria-label": ui.t("This round")}, parts);
+}
+
+function revealed(view, s) {
+  const hands = view.reveal && view.reveal.hands;
+  return hands && hands[s] ? hands[s].map((c) => c.card) : null;
+}
+
+function seatCards(obs, view, s, ui) {
+  const open = revealed(view, s);
+  const pub = obs.public_hands[s];
+  const cards = open ? open.map((c, i) => card(c, {title: String(i + 1), dataset: {card: c}}, ui)) :
+    pub.map((c, i) => c === null ? back(ui, {title: String(i + 1)}) :
+      card(c, {title: String(i + 1), dataset: {card: c}}, ui));
+  return [
+    h("div", {class: "cards small hand-row", role: "group",
+              "aria-label": ui.t("hand of {name}", {name: ui.name(s)})}, cards),
+    h("div", {class: "reserves"}, h("span", {class: "help"}, ui.t("Reserve")), " ",
+      obs.reserves[s].length ? obs.reserves[s].map((c) => card(c, {}, ui)) : "–"),
+  ];
+}
+
 function board(view, ui) {
   const obs = view.obs;
   const moves = view.legal.map((m) => ({...m, ...parseMove(m.text)}));
@@ -79,56 +153,20 @@ function board(view, ui) {
   const acting = view.acting;
   const pending = obs.pending;
   const inserting = acting && moves.some((m) => m.type === "insert");
-  const parts = [];
-
-  parts.push(h("p", {class: "kk-info"},
-    ui.t("Deal {deal} · round {round}", {deal: obs.deal + 1, round: obs.rounds + 1}), " · ",
-    ui.tn("Draw pile: {n} card", "Draw pile: {n} cards", obs.draw_size), " · ",
-    ui.tn("Discard pile: {n} card", "Discard pile: {n} cards", obs.discard.length)));
-
-  // the round so far and what must be beaten
-  const acts = obs.round.map((act) => {
-    let what;
-    if (act.kind === "combination" || act.kind === "stopp" || act.kind === "nachzieh") {
-      what = h("span", {class: "cards small"}, act.cards.map((c) => card(c, {}, ui)),
-        act.x_values.length ? h("span", {class: "xval"},
-          ui.t("X as {values}", {values: act.x_values.join(", ")})) : null);
-    } else {
-      what = ui.t("reserve card {card} → position {position}",
-                  {card: act.cards[0], position: act.position + 1});
-    }
-    return h("li", {}, h("span", {class: "who"}, ui.name(act.seat)), what);
-  });
-  parts.push(h("section", {class: "round", "aria-label": ui.t("This round")},
-    h("h2", {}, ui.t("This round")),
-    acts.length ? h("ol", {class: "acts"}, acts) : h("p", {}, ui.t("nothing played yet")),
-    obs.phase === "play" ? h("p", {class: "to-beat"},
-      ui.t("to beat: {best}", {best: strengthWords(obs.best, ui)})) : null));
-
-  // the other players
-  const others = [];
-  for (let s = 0; s < obs.players; s++) {
-    if (s === me && !obs.open) continue;
-    const pub = obs.public_hands[s];
-    others.push(h("section", {class: `opponent${obs.in_deal[s] ? "" : " out"}`, dataset: {seat: s}},
-      h("h3", {}, ui.name(s)),
-      h("div", {class: "cards small hand-row", "aria-label": ui.t("hand of {name}", {name: ui.name(s)})},
-        pub.map((c, i) => c === null ?
-          h("span", {class: "card back", title: String(i + 1)}, backSvg(),
-            h("span", {class: "sr-only"}, ui.t("hidden card"))) :
-          card(c, {title: String(i + 1), dataset: {card: c}}, ui))),
-      h("div", {class: "reserves"}, ui.t("Reserve"), ": ",
-        obs.reserves[s].length ? obs.reserves[s].map((c) => card(c, {}, ui)) : "–")));
-  }
-  parts.push(h("div", {class: "opponents"}, others));
-
-  if (me !== null && me !== undefined && !obs.open) {
-    parts.push(myHand(obs, hand, moves, acting, pending, inserting, ui));
-  }
-  return h("div", {class: "kk-board"}, parts);
+  const hint = view.hint ? parseMove(view.hint.text) : null;
+  const own = me !== null && me !== undefined && !obs.open;
+  return {
+    info: h("p", {class: "kk-info"},
+      ui.t("Deal {deal} · round {round}", {deal: obs.deal + 1, round: obs.rounds + 1}), " · ",
+      ui.tn("Draw pile: {n} card", "Draw pile: {n} cards", obs.draw_size), " · ",
+      ui.tn("Discard pile: {n} card", "Discard pile: {n} cards", obs.discard.length)),
+    seat: (s) => seatCards(obs, view, s, ui),
+    centre: centre(obs, view, ui),
+    mine: own ? myHand(obs, hand, moves, acting, pending, inserting, hint, ui) : null,
+  };
 }
 
-function myHand(obs, hand, moves, acting, pending, inserting, ui) {
+function myHand(obs, hand, moves, acting, pending, inserting, hint, ui) {
   const me = obs.seat;
   const plays = moves.filter((m) => m.type === "play");
   const w = sel.window;
@@ -137,34 +175,37 @@ function myHand(obs, hand, moves, acting, pending, inserting, ui) {
   const slot = (k) => {
     const text = slotsFor === "insert" ? `@${k + 1}` : `r${sel.reserve + 1}@${k + 1}`;
     const ok = moves.some((m) => m.text === text);
-    return h("button", {type: "button", class: `slot${ok ? " legal" : ""}`,
+    const hinted = hint && (hint.type === "insert" || hint.type === "reserve") && hint.position === k;
+    return h("button", {type: "button", class: `slot${ok ? " legal" : ""}${hinted ? " hinted" : ""}`,
                         dataset: {slot: k + 1, key: `slot-${k}`},
-                        "aria-label": ui.t("put the card at position {position}", {position: k + 1}),
-                        onclick: () => ui.attempt(text)}, "▾");
+                        onclick: () => ui.attempt(text)}, h("span", {"aria-hidden": "true"}, "▾"),
+      spoken(ui.t("Put the card at position {position}", {position: k + 1})));
   };
   hand.forEach((c, i) => {
     if (slotsFor) items.push(slot(i));
     const inWindow = w && i >= w[0] && i <= w[1];
     const legal = acting && plays.some((m) => i >= m.start && i <= m.end);
+    const hinted = hint && hint.type === "play" && i >= hint.start && i <= hint.end;
     const seen = obs.public_hands[me][i] !== null;
     items.push(h("button", {type: "button",
-      class: `card kk${legal ? " legal" : ""}${inWindow ? " selected" : ""}${seen ? " seen" : ""}`,
+      class: `card kk${legal ? " legal" : ""}${inWindow ? " selected" : ""}${seen ? " seen" : ""}${hinted ? " hinted" : ""}`,
       dataset: {index: i + 1, card: c, key: `card-${i}`},
       "aria-pressed": inWindow ? "true" : "false",
-      "aria-label": ui.t("position {position}: {card}", {position: i + 1, card: cardLabel(c, ui)}) +
-        (seen ? ` (${ui.t("seen by the others")})` : ""),
       onclick: () => clickCard(i, acting, inserting, ui)},
-    kkSvg(c), h("span", {class: "pos", "aria-hidden": "true"}, i + 1)));
+    kkSvg(c), h("span", {class: "pos", "aria-hidden": "true"}, i + 1),
+    spoken(ui.t("position {position}: {card}", {position: i + 1, card: cardLabel(c, ui)}) +
+      (seen ? ` (${ui.t("seen by the others")})` : ""))));
   });
   if (slotsFor) items.push(slot(hand.length));
 
   const controls = [];
+  const prompt = [];  // above the hand: what the gaps are for
   if (pending !== null && pending !== undefined) {
-    controls.push(h("p", {class: "pending"}, ui.t("You drew"), " ", card(pending, {}, ui), " ",
+    prompt.push(h("p", {class: "pending"}, ui.t("You drew"), " ", card(pending, {}, ui), " ",
       ui.t("Click the gap where it goes.")));
   }
   if (sel.reserve !== null) {
-    controls.push(h("p", {class: "pending"},
+    prompt.push(h("p", {class: "pending"},
       ui.t("Click the gap where reserve card {n} goes.", {n: sel.reserve + 1})));
   }
   if (w) {
@@ -176,34 +217,39 @@ function myHand(obs, hand, moves, acting, pending, inserting, ui) {
                                          onclick: () => ui.play(m.id)}, m.xs.join(", ")))));
     } else {
       const text = options.length ? options[0].text : windowText(w[0], w[1]);
-      controls.push(h("button", {type: "button", class: `primary${options.length ? " legal" : ""}`, id: "play",
+      controls.push(h("button", {type: "button", class: `primary${options.length ? " legal" : " unavailable"}`, id: "play",
                                  dataset: {move: text, key: "play"}, onclick: () => ui.attempt(text)},
-        ui.t("Play {cards}", {cards: hand.slice(w[0], w[1] + 1).map((c) => cardLabel(c, ui)).join(" ")})));
+        ui.t("Play {cards}", {cards: hand.slice(w[0], w[1] + 1).map((c) => cardLabel(c, ui)).join(" ")}),
+        options.length ? null : h("span", {class: "sr-only"}, ` (${ui.t("not allowed now")})`)));
     }
     controls.push(h("button", {type: "button", class: "quiet", dataset: {key: "clear"},
                                onclick: () => { sel.window = null; ui.rerender(); }}, ui.t("Clear")));
   }
   if (acting && !inserting) {
     const concede = moves.some((m) => m.type === "concede");
-    controls.push(h("button", {type: "button", class: `quiet${concede ? " legal" : ""}`, id: "concede",
+    const hinted = hint && hint.type === "concede";
+    controls.push(h("button", {type: "button", class: `quiet${concede ? " legal" : " unavailable"}${hinted ? " hinted" : ""}`,
+                               id: "concede",
                                dataset: {key: "concede"}, onclick: () => ui.attempt("concede")},
-      ui.t("Give up the deal")));
+      ui.t("Give up the deal"), concede ? null : h("span", {class: "sr-only"}, ` (${ui.t("not allowed now")})`)));
   }
 
   const reserves = obs.reserves[me] || [];
   return h("section", {class: "mine", "aria-label": ui.t("Your hand")},
-    h("h2", {}, ui.t("Your hand"), " ",
-      h("span", {class: "help"}, ui.t("(fixed order; marked cards were seen by the others)"))),
+    h("h2", {class: "sr-only"}, ui.t("Your hand")),
+    prompt,
     h("div", {class: "hand kk-hand"}, items.length ? items : h("p", {}, ui.t("(no cards)"))),
     h("div", {class: "reserves mine-reserves"}, h("span", {}, ui.t("Your reserve")), " ",
       reserves.length ? reserves.map((c, r) => {
         const legal = acting && moves.some((m) => m.type === "reserve" && m.reserve === r);
+        const hinted = hint && hint.type === "reserve" && hint.reserve === r;
         return h("button", {type: "button",
-          class: `card kk${legal ? " legal" : ""}${sel.reserve === r ? " selected" : ""}`,
+          class: `card kk${legal ? " legal" : ""}${sel.reserve === r ? " selected" : ""}${hinted ? " hinted" : ""}`,
           dataset: {reserve: r + 1, key: `reserve-${r}`},
-          "aria-label": ui.t("reserve card {n}: {card}", {n: r + 1, card: cardLabel(c, ui)}),
-          onclick: () => clickReserve(r, acting, moves, ui)}, kkSvg(c));
-      }) : "–"),
+          onclick: () => clickReserve(r, acting, moves, ui)}, kkSvg(c),
+          spoken(ui.t("reserve card {n}: {card}", {n: r + 1, card: cardLabel(c, ui)})));
+      }) : "–",
+      h("span", {class: "help"}, ui.t("(fixed order; marked cards were seen by the others)"))),
     h("div", {class: "controls"}, controls));
 }
 
@@ -276,7 +322,8 @@ function event(ev, ui) {
 
 function playerInfo(obs, seat, ui) {
   const chips = ui.tn("{n} chip", "{n} chips", obs.chips[seat]);
-  const cards = obs.in_deal[seat] ? ui.tn("{n} card", "{n} cards", obs.public_hands[seat].length) : ui.t("out");
+  const cards = obs.in_deal[seat] || obs.phase === "over" ?
+    ui.tn("{n} card", "{n} cards", obs.public_hands[seat].length) : ui.t("out of this deal");
   return `${chips} · ${cards}`;
 }
 
@@ -295,6 +342,7 @@ function summary(obs, returns, reveal, ui) {
 }
 
 function param(name, value, ui) {
+  if ((name === "action" || name === "text") && typeof value === "string") return describeMove(value, ui);
   if (name === "combination" || name === "best") {
     if (value === null) return ui.t("nothing");
     if (typeof value === "object" && PARAM_COMBO[value.kind]) {
@@ -309,4 +357,5 @@ export default {
   blurb: N("Beat the combination on the table with neighbouring cards from a hand you may never sort; whoever runs out of chips loses."),
   reset() { sel = {window: null, reserve: null}; },
   board, event, playerInfo, summary, param, describeMove,
+  out(obs, seat) { return obs.phase !== "over" && !obs.in_deal[seat]; },
 };

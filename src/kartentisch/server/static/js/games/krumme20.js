@@ -1,7 +1,7 @@
 // Krumme20 at the table: double-sided cards showing the sides this player knows, the play
 // pile and its total, the special actions and the compensation, and fouls as they happen.
 
-import {backSvg, k20Svg} from "../cards.js";
+import {backSvg, k20Svg, spoken} from "../cards.js";
 import {N} from "../i18n.js";
 import {h} from "../util.js";
 
@@ -71,33 +71,56 @@ function describeMove(text, ui) {
 function side(v) { return v === null || v === undefined ? "?" : String(v); }
 
 function cardLabel(c, ui) {
-  return ui.t("{up} up, {down} down", {up: side(c.up), down: side(c.down)}) +
-    (c.cross ? `, ${ui.t("crosswise")}` : "");
+  const text = c.down === null || c.down === undefined ?
+    ui.t("{up} up, other side unknown", {up: side(c.up)}) :
+    ui.t("{up} up, {down} down", {up: side(c.up), down: side(c.down)});
+  return c.cross ? `${text}, ${ui.t("crosswise")}` : text;
+}
+
+/** A card as the position document writes it ("3/1", "3/1x+", "0/?") as data. */
+export function parseCard(text) {
+  const m = /^(\d+|\?)\/(\d+|\?)(x?)\+?$/.exec(String(text));
+  if (!m) return {up: null, down: null, cross: false};
+  const num = (v) => v === "?" ? null : Number(v);
+  return {up: num(m[1]), down: num(m[2]), cross: m[3] === "x"};
+}
+
+/** A card of an event ("4/5", "0/?") in words. */
+function cardWords(text, ui) {
+  return cardLabel(parseCard(text), ui);
+}
+
+/** The observation with every hidden side turned up from the server's reveal (game over). */
+function revealed(obs, reveal) {
+  if (!reveal || !reveal.hands) return obs;
+  const all = (list) => list.map((c) => ({...parseCard(c), up_known: [], down_known: []}));
+  return {...obs, hands: reveal.hands.map(all), scores: reveal.scores.map(all),
+          ablage: all(reveal.ablage || []), abwurf: all(reveal.abwurf || []),
+          draw_pile: all(reveal.draw_pile || []), sitting_out: obs.sitting_out.map(() => false)};
 }
 
 function board(view, ui) {
-  const obs = view.obs;
+  const obs = view.finished ? revealed(view.obs, view.reveal) : view.obs;
   const moves = view.legal.map((m) => ({...m, ...parseMove(m.text)}));
   const acting = view.acting;
   const me = obs.open ? null : view.seat;
-  const parts = [];
+  const hint = view.hint ? parseMove(view.hint.text) : null;
+  const last = obs.ablage.length - 1;
 
-  parts.push(h("section", {class: "k20-center", "aria-label": ui.t("Play pile")},
+  const centre = h("section", {class: "k20-center", "aria-label": ui.t("Play pile")},
     h("p", {class: "total"}, h("span", {class: "total-number", id: "total"}, String(obs.total)),
       h("span", {}, " / ", String(obs.target))),
     obs.zeros ? h("p", {}, ui.tn("{n} zero in a row", "{n} zeros in a row", obs.zeros)) : null,
     obs.phase !== "over" ? h("p", {class: "phase"},
       ui.t("{name}: {step}", {name: ui.name(obs.current_player), step: ui.t(PHASE_HELP[obs.phase] || obs.phase)})) : null,
-    obs.final_turns !== null && obs.phase !== "over" ? h("p", {class: "warn"}, ui.t("Final lap.")) : null,
+    obs.final_turns !== null && obs.final_turns !== undefined && obs.phase !== "over" ?
+      h("p", {class: "warn"}, ui.t("Final lap.")) : null,
     h("div", {class: "piles"},
       h("div", {class: "pile-box"}, h("h3", {}, ui.t("Play pile")),
-        h("div", {class: "cards small"}, obs.ablage.length ? obs.ablage.map((c) => faceCard(c, ui)) : "–")),
+        h("div", {class: "cards small"}, obs.ablage.length ? obs.ablage.map((c, i) => faceCard(c, ui, i === last ?
+          {dataset: {arrive: obs.turn_player, arriveKey: `pile-${obs.ablage.length}-${obs.total}-${c.up}`}} : {})) : "–")),
       pileButton("discard", obs.abwurf, moves, acting, ui),
-      pileButton("draw", obs.draw_pile, moves, acting, ui))));
-
-  for (let s = 0; s < obs.players; s++) {
-    parts.push(seatBox(obs, s, me, moves, acting, ui));
-  }
+      pileButton("draw", obs.draw_pile, moves, acting, ui)));
 
   const extra = moves.filter((m) => ["draw", "take draw", "take discard", "sitout", "pass", "sum up",
                                       "sum down", "claim33"].includes(m.kind));
@@ -105,15 +128,24 @@ function board(view, ui) {
   if (sel.choices) {
     controls.push(h("div", {class: "choice", role: "group"},
       sel.choices.map((m) => h("button", {type: "button", class: "legal", dataset: {move: m.text, key: `choice-${m.text}`},
-                                           onclick: () => ui.play(m.id)}, describeMove(m.text, ui)))));
+                                           onclick: () => ui.play(m.id)}, cap(describeMove(m.text, ui))))));
   }
   for (const m of extra) {
-    controls.push(h("button", {type: "button", class: "legal", dataset: {move: m.text, key: `do-${m.text}`},
-                               onclick: () => ui.play(m.id)}, describeMove(m.text, ui)));
+    const hinted = view.hint && view.hint.text === m.text ? " hinted" : "";
+    controls.push(h("button", {type: "button", class: `legal${hinted}`, dataset: {move: m.text, key: `do-${m.text}`},
+                               onclick: () => ui.play(m.id)}, cap(describeMove(m.text, ui))));
   }
-  if (controls.length) parts.push(h("div", {class: "controls k20-actions"}, controls));
-  return h("div", {class: "k20-board"}, parts);
+  const mine = me === null || me === undefined ? null : h("div", {class: "mine k20-mine"},
+    seatBox(obs, me, me, moves, acting, hint, ui),
+    controls.length ? h("div", {class: "controls k20-actions"}, controls) : null);
+  return {
+    info: null,
+    seat: (s) => seatBox(obs, s, me, moves, acting, hint, ui),
+    centre, mine,
+  };
 }
+
+function cap(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function faceCard(c, ui, attrs = {}) {
   return h("span", {class: `card k20${c.cross ? " cross" : ""}`, ...attrs}, k20Svg(c.up, c.down, {cross: c.cross}),
@@ -130,39 +162,38 @@ function pileButton(which, pile, moves, acting, ui) {
   return h("div", {class: "pile-box"}, h("h3", {}, title),
     h("button", {type: "button", class: `pile${acting && found.length ? " legal" : ""}`,
                  dataset: {pile: which, key: `pile-${which}`},
-                 "aria-label": `${title}: ${ui.tn("{n} card", "{n} cards", pile.length)}`,
                  onclick: () => choose(found, texts[texts.length - 1], acting, ui)},
-      face, h("span", {class: "count"}, ui.tn("{n} card", "{n} cards", pile.length))));
+      spoken(`${title}:`), face, h("span", {class: "count"}, ui.tn("{n} card", "{n} cards", pile.length))));
 }
 
-function seatBox(obs, s, me, moves, acting, ui) {
+function seatBox(obs, s, me, moves, acting, hint, ui) {
   const hand = obs.hands[s];
   const personal = hand.map((c, i) => {
     const here = moves.filter((m) => (m.own === i && s === me) ||
       ((m.kind === "flip" || m.kind === "take") && m.seat === s && m.index === i));
     const fallback = s === me ? ownFallback(obs.phase, i, s) :
       obs.phase === "flip" ? `flip ${s}:${i + 1}` : `take ${s}:${i + 1}`;
-    return h("button", {type: "button", class: `card k20${acting && here.length ? " legal" : ""}`,
+    const hinted = hint && ((s === me && hint.own === i) || (hint.seat === s && hint.index === i));
+    return h("button", {type: "button", class: `card k20${acting && here.length ? " legal" : ""}${hinted ? " hinted" : ""}`,
       dataset: {seat: s, index: i + 1, key: `card-${s}-${i}`},
-      "aria-label": `${ui.t("card {n} of {name}", {n: i + 1, name: ui.name(s)})}: ${cardLabel(c, ui)}`,
-      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down));
+      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down),
+      spoken(`${ui.t("card {n} of {name}", {n: i + 1, name: ui.name(s)})}: ${cardLabel(c, ui)}`));
   });
   const scores = obs.scores[s].map((c, i) => {
     if (s !== me) return faceCard(c, ui);
     const here = moves.filter((m) => (m.kind === "flip-score" || m.kind === "take-score") && m.score === i);
     const fallback = obs.phase === "flip" ? `flip s${i + 1}` : `take s${i + 1}`;
-    return h("button", {type: "button", class: `card k20${c.cross ? " cross" : ""}${acting && here.length ? " legal" : ""}`,
+    const hinted = hint && hint.score === i;
+    return h("button", {type: "button", class: `card k20${c.cross ? " cross" : ""}${acting && here.length ? " legal" : ""}${hinted ? " hinted" : ""}`,
       dataset: {score: i + 1, key: `score-${i}`},
-      "aria-label": `${ui.t("score card {n}", {n: i + 1})}: ${cardLabel(c, ui)}`,
-      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down, {cross: c.cross}));
+      onclick: () => choose(here, fallback, acting, ui)}, k20Svg(c.up, c.down, {cross: c.cross}),
+      spoken(`${ui.t("score card {n}", {n: i + 1})}: ${cardLabel(c, ui)}`));
   });
   const flags = [];
-  if (obs.sitting_out[s]) flags.push(ui.t("sits out next turn"));
+  if (obs.sitting_out[s] && obs.phase !== "over") flags.push(ui.t("sits out next turn"));
   if (obs.fouls[s]) flags.push(ui.tn("{n} foul", "{n} fouls", obs.fouls[s]));
-  return h("section", {class: `k20-seat${s === me ? " mine" : " opponent"}${obs.current_player === s ? " to-move" : ""}`,
-                       dataset: {seat: s}, "aria-label": ui.name(s)},
-    h("h3", {}, ui.name(s), " · ", ui.tn("{n} point", "{n} points", obs.points[s]),
-      flags.length ? ` · ${flags.join(" · ")}` : ""),
+  return h("section", {class: `k20-seat${s === me ? " own" : ""}`, dataset: {seat: s}},
+    flags.length ? h("p", {class: "flags"}, flags.join(" · ")) : null,
     h("div", {class: "hand"}, personal.length ? personal : h("span", {class: "help"}, ui.t("(no cards)"))),
     h("div", {class: "score-pile"}, h("span", {class: "help"}, ui.t("Score pile")), " ",
       scores.length ? scores : "–"));
@@ -193,8 +224,8 @@ function event(ev, ui) {
     case "play": return ui.t("{name} played a card counting {number}: total {total}.", {name, number: d.number, total: d.total});
     case "second": return ui.t("{name} played a second card as a 5, counting {number}: total {total}.", {name, number: d.number, total: d.total});
     case "throw": return ui.t("{name} threw a card as a 3; it shows {number}.", {name, number: d.number});
-    case "flip": return ui.t("{name} turned personal card {index} of {owner} over: now {card}.", {name, index: d.index + 1, owner: ui.name(d.owner), card: d.card});
-    case "flip_score": return ui.t("{name} turned score card {index} over: now {card}.", {name, index: d.index + 1, card: d.card});
+    case "flip": return ui.t("{name} turned personal card {index} of {owner} over: now {card}.", {name, index: d.index + 1, owner: ui.name(d.owner), card: cardWords(d.card, ui)});
+    case "flip_score": return ui.t("{name} turned score card {index} over: now {card}.", {name, index: d.index + 1, card: cardWords(d.card, ui)});
     case "take": return ui.t("{name} took personal card {index} of {victim} ({up} up).", {name, index: d.index + 1, victim: ui.name(d.from), up: d.up});
     case "take_score": return ui.t("{name} took a card back from the score pile ({up} up).", {name, up: d.up});
     case "take_draw": case "draw": return ui.t("{name} drew a card ({up} up).", {name, up: side(d.up)});
@@ -202,14 +233,15 @@ function event(ev, ui) {
     case "sitout": return ui.t("{name} made {victim} sit out.", {name, victim: ui.name(d.victim)});
     case "sat_out": return ui.t("Turn of {name} skipped (sitting out).", {name});
     case "no_card": return ui.t("Turn of {name} skipped (no personal card).", {name});
-    case "score": return d.crosswise ? ui.t("Score pile of {name}: + {card}, crosswise (counts double).", {name, card: d.card}) :
-      ui.t("Score pile of {name}: + {card}.", {name, card: d.card});
+    case "score": return d.crosswise ? ui.t("{name} puts a card on the score pile ({card}), crosswise: it counts double.", {name, card: cardWords(d.card, ui)}) :
+      ui.t("{name} puts a card on the score pile ({card}).", {name, card: cardWords(d.card, ui)});
+    case "lowest": return ui.t("{name} puts a lowest personal card on the score pile ({card}).", {name, card: cardWords(d.card, ui)});
     case "twenty": return ui.t("{name} hit the target exactly!", {name});
     case "over": return ui.t("Over the target ({total}): the play pile is discarded.", {total: d.total});
-    case "three_zeros": return ui.t("Three 0s in a row turn over ({cards}): total {total}.", {cards: d.cards.join(" "), total: d.total});
+    case "three_zeros": return ui.t("Three 0s in a row turn over ({cards}): total {total}.", {cards: d.cards.map((c) => cardWords(c, ui)).join("; "), total: d.total});
     case "foul": return ui.t("Foul by {name}: {what}.", {name, what: ui.t(FOULS[d.kind] || d.kind)});
-    case "claim33": return d.true ? ui.t("{name} showed a 3/3 set ({cards}): right.", {name, cards: d.cards.join(" ")}) :
-      ui.t("{name} showed a 3/3 set ({cards}): wrong.", {name, cards: d.cards.join(" ")});
+    case "claim33": return d.true ? ui.t("{name} showed a 3/3 set ({cards}): right.", {name, cards: d.cards.map((c) => cardWords(c, ui)).join("; ")}) :
+      ui.t("{name} showed a 3/3 set ({cards}): wrong.", {name, cards: d.cards.map((c) => cardWords(c, ui)).join("; ")});
     case "claim_sum": {
       const numbers = d.numbers.join(" + ");
       return d.true ? ui.t("{name} showed a Σ set ({numbers}): right.", {name, numbers}) :
@@ -249,6 +281,11 @@ function summary(obs, returns, reveal, ui) {
 
 function param(name, value, ui) {
   if (name === "step" && PHASE_HELP[value]) return ui.t(PHASE_HELP[value]);
+  if ((name === "move" || name === "text") && typeof value === "string") return describeMove(value, ui);
+  if (name === "legal") {
+    const list = Array.isArray(value) ? value : typeof value === "string" ? value.split(/,\s*/) : null;
+    return list ? list.map((m) => describeMove(m, ui)).join("; ") : null;
+  }
   return null;
 }
 
@@ -257,4 +294,5 @@ export default {
   blurb: N("Add double-sided cards to a pile whose total must land on exactly 20; every number has a special action, fouls reward the others."),
   reset() { sel = {choices: null}; },
   board, event, playerInfo, summary, param, describeMove,
+  out() { return false; },
 };
