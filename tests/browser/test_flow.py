@@ -4,6 +4,7 @@ table, the fair clock, and a rematch accepted by every person from their own pag
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -222,3 +223,42 @@ def test_the_host_starts_the_table_before_everyone_has_come(server: Server, brow
     host.locator("#waiting").wait_for(state="detached", timeout=TIMEOUT)
     player.context.close()
     host.context.close()
+
+
+def test_a_click_kept_while_the_table_went_on_is_refused_in_words(server: Server,
+                                                                  browser: Any) -> None:
+    """The page loses its connection (the test cuts it and holds new ones back), the player
+    clicks a move, the clock plays that turn meanwhile; after the reconnect the kept click
+    is not sent but refused in words, and the warning is gone."""
+    answer = server.create("casino", CASINO_VS_BOT, players=2, clock=4)
+    page = browser.new_context().new_page()
+    cut: dict[str, Any] = {"hold": False, "open": []}
+
+    def route(socket: Any) -> None:
+        if cut["hold"]:
+            socket.close()  # no server for now: the page sees the connection end
+            return
+        socket.connect_to_server()
+        cut["open"].append(socket)
+
+    page.route_web_socket("**/ws", route)
+    page.goto(answer["seats"][0]["link"])
+    assert wait_my_turn_or_end(page) == "turn"
+    before = table_state(page)["move"]
+    cut["hold"] = True
+    for socket in cut["open"]:
+        socket.close()
+    page.locator("#connection").wait_for(timeout=TIMEOUT)
+    page.locator(".moves button.move").first.dispatch_event("click")
+    assert "will be sent when the connection is back" in page.inner_text("#connection")
+    deadline = time.monotonic() + 30  # the clock plays this turn while the page is away
+    while len(server.stored(answer["table"])[4]) <= int(before):
+        assert time.monotonic() < deadline, "the clock did not play"
+        time.sleep(0.1)
+    cut["hold"] = False
+    page.locator("#connection").wait_for(state="detached", timeout=TIMEOUT)
+    page.wait_for_function(
+        "() => document.querySelector('#status')?.textContent.includes('was not sent')",
+        timeout=TIMEOUT)
+    assert "the game went on while the connection was lost" in page.inner_text("#status")
+    page.context.close()

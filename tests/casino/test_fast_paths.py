@@ -226,9 +226,7 @@ def test_offered_actions_are_decoded_only_when_read() -> None:
     with pytest.raises(AttributeError):
         acts.Trail(3).colour  # type: ignore[attr-defined]  # noqa: B018
 
-    from kartentisch.games.casino.movegen import _COMPILED
-
-    pairs = set() if _COMPILED else set(acts.pair_ids())  # shared in pure Python too
+    pairs = set(acts.pair_ids())  # shared too
     game = Casino(2)
     for g in range(3):
         state = game.new_initial_state(40 + g)
@@ -286,15 +284,13 @@ def test_deal_order_is_the_general_shuffle() -> None:
 
 def test_shared_offered_actions_are_the_moves_of_few_loose_cards() -> None:
     """A move with at most one loose card is one object shared by every position that
-    offers it, and in pure Python so is a move with two loose numerals whose values fit
-    (``actions.pair_ids``); any other move is a new object at each position. In pure
-    Python the objects come from one table by id (``actions.OFFERS``): it keeps only the
-    shared moves, and a kept object is the action of its key."""
-    from kartentisch.games.casino.movegen import _COMPILED
-
+    offers it, and so is a move with two loose numerals whose values fit
+    (``actions.pair_ids``); any other move is a new object at each position. The objects
+    come from one table by id (``actions.OFFERS``): it keeps only the shared
+    moves, and a kept object is the action of its key."""
     game = Casino(2)
     rng = random.Random(8)
-    pairs = set() if _COMPILED else set(acts.pair_ids())
+    pairs = set(acts.pair_ids())
     fresh = shared_pairs = 0
     for g in range(3):
         state = game.new_initial_state(70 + g)
@@ -311,8 +307,6 @@ def test_shared_offered_actions_are_the_moves_of_few_loose_cards() -> None:
                     fresh += 1
             state.apply(offered[rng.randrange(len(offered))])
     assert fresh > 20
-    if _COMPILED:  # compiled, the shared objects are made at import (movegen._SINGLE)
-        return
     assert shared_pairs > 20
     assert sorted(acts.OFFERS) == sorted(acts.shareable_ids() + acts.pair_ids())
     for aid, action in list(acts.OFFERS.items()):
@@ -475,3 +469,35 @@ def test_sets_for_is_the_plain_search_also_with_repeated_values() -> None:
             if _splits(sorted([VALUES[c] for c in subset] + ([w] if w else []),
                               reverse=True), v))
         assert list(sets_for(loose, v, w)) == want, (sorted(cards), v, w)
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"trail_when_capture_possible": False}, {"trail_ban": "while_build_stands"},
+    {"owner_keeps_capture_card": False},
+    {"owner_keeps_capture_card": False, "trail_when_capture_possible": False,
+     "trail_ban": "while_build_stands"},
+    {"face_cards_capture_all": True, "trail_when_capture_possible": False}])
+def test_trail_rule_is_one_predicate(options: dict[str, object]) -> None:
+    """The move generator offers the trail of a card exactly when
+    :func:`~kartentisch.games.casino.table.trail_refusal` (the predicate the explanation
+    words) allows it, but for its one exception: a player left no move at all may trail
+    any card. A refused trail is explained with the predicate's code."""
+    from kartentisch.games.casino.table import trail_refusal
+
+    seen: dict[str, int] = {}
+    for state in positions(options, games=2):
+        legal = set(legal_ids(state))
+        hand = state.hands[state.current_player]
+        trails = {card: acts.action_id(acts.Trail(card)) for card in hand}
+        refusals = {card: trail_refusal(state, card) for card in hand}
+        if legal == set(trails.values()) and all(refusals.values()):
+            seen["no move but trails"] = seen.get("no move but trails", 0) + 1
+            continue
+        for card, aid in trails.items():
+            refusal = refusals[card]
+            assert (aid in legal) == (refusal is None), (options, card, refusal, state.builds)
+            if refusal is not None:
+                error = state.why_illegal(acts.Trail(card))
+                assert (error.code, {k: error.params[k] for k in refusal[1]}) == refusal
+                seen[refusal[0]] = seen.get(refusal[0], 0) + 1
+    assert sum(seen.values()) > 20, seen

@@ -31,7 +31,7 @@ from kartentisch.games.casino.scoring import SCORE_ITEMS, score_pack, score_two
 
 def _decode(aid: int) -> tuple[int, int, int, tuple[int, int, bool]]:
     """What ``_apply`` reads from an id: card, code, loose mask used, build code row."""
-    base, card, code, shift, high = st._DECODE[st._BISECT_RIGHT(acts.SEG_STARTS, aid)]
+    base, card, code, shift, high = st._DECODE[st.segment_of(aid) + 1]
     packed = (aid - base) << shift
     return card, code, packed + (packed & high), st._BUILD_CODE[code]
 

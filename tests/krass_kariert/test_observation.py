@@ -16,7 +16,7 @@ from kartentisch.core.protocol import OBSERVATION_FORMAT, Event
 from kartentisch.games.krass_kariert import KKState, KrassKariert
 from kartentisch.games.krass_kariert.cards import DECK_COUNTS, card_name
 from kartentisch.games.krass_kariert.observation import KKObservation, unseen_cards
-from kartentisch.games.krass_kariert.position import ObservationDocument
+from kartentisch.games.krass_kariert.position import KKObservationDocument
 
 
 def test_observation_shows_own_hand_and_public_cards_only(kk: ModuleType) -> None:
@@ -189,16 +189,16 @@ def test_observation_documents_have_the_documented_shape() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     from kartentisch.core.documents import json_schema
 
-    schema = json_schema(ObservationDocument, title="t", description="d")
+    schema = json_schema(KKObservationDocument, title="t", description="d")
     validator = jsonschema.Draft202012Validator(schema)
     for players in (3, 4, 5):
         for s in _random_states(players, players, every=31):
             for viewer in [None, *range(players)]:
                 data = s.observation(viewer).to_json()
-                read_document(json.loads(json.dumps(data)), ObservationDocument,
+                read_document(json.loads(json.dumps(data)), KKObservationDocument,
                               what="observation")
                 validator.validate(data)
-    assert ObservationDocument.__struct_fields__[0] == "format"
+    assert KKObservationDocument.__struct_fields__[0] == "format"
     obs: KKObservation = KrassKariert(4).new_initial_state(0).observation(None)
     assert obs.to_json()["format"] == OBSERVATION_FORMAT
 

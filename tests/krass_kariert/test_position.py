@@ -16,9 +16,9 @@ import pytest
 from kartentisch.core.errors import InvalidPositionError
 from kartentisch.games.krass_kariert import KKOptions, KrassKariert
 from kartentisch.games.krass_kariert.position import (
-    ObservationDocument,
+    KKObservationDocument,
+    KKPositionDocument,
     OptionsDocument,
-    PositionDocument,
 )
 from kartentisch.testing.mutations import mutations, outcome
 
@@ -253,7 +253,7 @@ def test_position_documents_have_the_documented_shape() -> None:
     from kartentisch.core.documents import json_schema
 
     validator = jsonschema.Draft202012Validator(
-        json_schema(PositionDocument, title="t", description="d"))
+        json_schema(KKPositionDocument, title="t", description="d"))
     for players, seed in ((3, 1), (4, 2), (5, 3)):
         s = _played(players, seed, 0)
         rng = random.Random(seed)
@@ -262,8 +262,8 @@ def test_position_documents_have_the_documented_shape() -> None:
                 validator.validate(s.to_json())
             s.apply(rng.choice(s.legal_actions()))
         validator.validate(s.to_json())
-    assert KrassKariert.position_document is PositionDocument
-    assert KrassKariert.observation_document is ObservationDocument
+    assert KrassKariert.position_document is KKPositionDocument
+    assert KrassKariert.observation_document is KKObservationDocument
 
 
 def test_options_document_matches_the_options() -> None:

@@ -57,7 +57,7 @@ def build_position(
         "draw_pile": (rest_cards if rest == "draw" else []) + list(draw_top),
     }
     doc.update(extra)
-    return state_from_json(doc)
+    return state_from_json(None, doc)
 
 
 @pytest.fixture

@@ -107,7 +107,7 @@ def test_replay_and_position_round_trips(seed: int, players: int,
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
     doc = json.loads(json.dumps(state.to_json()))
-    loaded = state_from_json(doc)
+    loaded = state_from_json(None, doc)
     assert loaded.to_json() == doc
     assert loaded.legal_actions() == state.legal_actions()
     # both continue identically
@@ -159,7 +159,7 @@ def test_no_leaks_and_sampled_worlds_agree(seed: int, players: int,
             check_invariants(world)
             if state.current_player == viewer:
                 assert world.legal_actions() == state.legal_actions()
-            assert state_from_json(world.to_json()).to_json() == world.to_json()
+            assert state_from_json(None, world.to_json()).to_json() == world.to_json()
             play_random(world.clone(), random.Random(seed), check=False)
             checks += 1
         legal = state.legal_actions()

@@ -44,6 +44,7 @@ from kartentisch.cli.messages import (
     format_percent,
 )
 from kartentisch.cli.presenters import load_presenter
+from kartentisch.cli.review import make_review_command
 from kartentisch.cli.session import (
     HUMAN,
     SaveError,
@@ -738,6 +739,11 @@ app.command(
     "arena",
     help=_("Bot matches with rotated seats and duplicate deals; ratings, shares, records, plot."),
 )(make_arena_command())
+
+
+app.command("review", help=_("Review one seat's moves of a finished game with the search "
+                              "bot: chance to win, marked moves, the better move."))(
+    make_review_command())
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -68,8 +68,9 @@ class OptionInfo:
     so every reader translates them): a short ``label``, a one-line ``help``, and a word
     for each allowed value of a choice (``words``, by the value as text).
 
-    An options class declares the words in each field's metadata: ``{"label": N_(...),
-    "help": N_(...)}``, plus ``"words": {value: N_(...)}`` beside ``"choices"`` of text.
+    An options class declares the words in each field's metadata (:func:`option` writes
+    it): ``{"label": N_(...), "help": N_(...)}``, plus ``"words": {value: N_(...)}`` beside
+    ``"choices"`` of text.
     """
 
     name: str
@@ -86,6 +87,21 @@ class OptionInfo:
         """The option as a plain object (the page's lobby reads it)."""
         return {"name": self.name, "default": self.default, "allowed": self.allowed,
                 "label": self.label, "help": self.help, "words": dict(self.words)}
+
+
+def option(default: Any, label: str, help: str, *, choices: tuple[Any, ...] | None = None,
+           words: Mapping[str, str] | None = None) -> Any:
+    """A rules option's dataclass field: its ``default``, ``label`` and one-line ``help``
+    (English message ids marked ``N_``), and for a choice of text a word per value
+    (``words``, whose keys are then the choices, in their order); ``choices`` for a choice
+    of numbers. See :class:`OptionInfo`."""
+    metadata: dict[str, Any] = {"label": label, "help": help}
+    if words is not None:
+        metadata["words"] = dict(words)
+        choices = tuple(words) if choices is None else choices
+    if choices is not None:
+        metadata["choices"] = choices
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 def option_infos(cls: type[Any]) -> tuple[OptionInfo, ...]:

@@ -29,6 +29,7 @@ _TABLES: dict[str, str] = {
     "server": "kartentisch.server.reasons:SERVER_REASONS",
     "web": "kartentisch.server.reasons:WEB_REASONS",
     "night": "kartentisch.server.reasons:NIGHT_REASONS",
+    "review": "kartentisch.review.reasons:REVIEW_REASONS",
 }
 """Reason tables beyond the core's and the games': name -> ``"module:ATTRIBUTE"``, imported
 only when :func:`all_reasons` runs (such a module must import no more than this one does)."""

@@ -42,6 +42,7 @@ from kartentisch.server.guard import Guard, client_address, retry_seconds
 from kartentisch.server.limits import AddressCount, KeyedBuckets, Limits, TokenBucket
 from kartentisch.server.outbox import QueueConn, pump
 from kartentisch.server.protocol import PROTOCOL_VERSION, error_message, refuse
+from kartentisch.server.review import review_routes
 from kartentisch.server.site import Site
 from kartentisch.server.storage import Storage
 from kartentisch.server.tables import LOBBY_EXPIRY_SECONDS, STAND_IN_PACE, CreateTable, Hub
@@ -224,6 +225,7 @@ def create_app(storage: Storage, *, bot_workers: int = 1,
         WebSocketRoute("/ws", websocket),
         *web_routes(hub),  # the browser page's routes (web.py)
         *series_routes(hub),  # a rematch series (flow.py)
+        *review_routes(hub),  # the game review's routes (review.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     def count(code: str, error: BaseException | None) -> None:

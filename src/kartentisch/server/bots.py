@@ -17,7 +17,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final, TypeVar
 
@@ -104,6 +104,9 @@ class BotPool:
         self.hint_workers = hint_workers
         self._pool: ProcessPoolExecutor | None = None
         self._hint_pool: ProcessPoolExecutor | None = None
+        self.live = 0
+        """Bot moves and hints asked for and not answered yet (they go before idle work)."""
+        self._calm: asyncio.Event | None = None
         if workers > 0:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
@@ -117,15 +120,26 @@ class BotPool:
         """The action id the bot chooses, computed off the event loop."""
         call = functools.partial(choose, game_name, players, options, bot, params, seed,
                                  observation, legal)
-        loop = asyncio.get_running_loop()
-        if self._pool is None:
-            return await loop.run_in_executor(None, call)
-        return await loop.run_in_executor(self._pool, call)
+        with self._counted():
+            return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     async def run(self, function: Callable[..., T], /, *args: Any) -> T:
         """``function(*args)`` computed off the event loop: in a worker process (so both
         must pickle), or in a thread when the pool has no workers. The page's hint search
         runs here, beside the bots, so it never stalls the tables."""
+        call = functools.partial(function, *args)
+        with self._counted():
+            return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    async def run_idle(self, function: Callable[..., T], /, *args: Any) -> T:
+        """``function(*args)`` as :meth:`run` computes it, but only once no bot move or hint
+        is waiting or being computed: work at low priority (a game review, one decision a
+        call), which a live table's next move never queues behind for more than one call."""
+        if self._calm is None:
+            self._calm = asyncio.Event()
+        while self.live:
+            self._calm.clear()
+            await self._calm.wait()
         call = functools.partial(function, *args)
         return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
@@ -149,11 +163,23 @@ class BotPool:
 
         self._seats_hinting.add((table, seat))
         try:
-            return await self.hints.run(table, job)
+            with self._counted():
+                return await self.hints.run(table, job)
         except QueueFull:
             raise HintBusy(seat=False) from None
         finally:
             self._seats_hinting.discard((table, seat))
+
+    @contextlib.contextmanager
+    def _counted(self) -> Iterator[None]:
+        """Count a live call while it runs (and wake idle work when none is left)."""
+        self.live += 1
+        try:
+            yield
+        finally:
+            self.live -= 1
+            if not self.live and self._calm is not None:
+                self._calm.set()
 
     def warm_up(self) -> None:
         """Start the workers now (without waiting for them) rather than at the first bot

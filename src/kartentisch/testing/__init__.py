@@ -18,13 +18,13 @@ position document keeps its cards.
 from kartentisch.testing.conformance import (
     QUICK,
     SOAK,
-    ConformanceError,
     Depth,
     Report,
     canon,
     check_game,
     error_problem,
 )
+from kartentisch.testing.errors import ConformanceError
 from kartentisch.testing.variants import Variant, all_variants, variants
 
 __all__ = [

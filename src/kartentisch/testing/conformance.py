@@ -66,6 +66,7 @@ from kartentisch.core.records import GameRecord
 from kartentisch.core.registry import all_reasons, load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.testing.cards import count_cards
+from kartentisch.testing.errors import ConformanceError
 
 AnyGame = Game[Any, Any, Any]
 AnyState = State[Any, Any]
@@ -101,17 +102,6 @@ QUICK: Final = Depth()
 SOAK: Final = Depth(every=2, illegal=40, sweeps=1_000_000, sample=5_000, seat_checks=1_000_000,
                     worlds=2)
 """The depth of ``KARTENTISCH_SOAK=1`` runs."""
-
-
-class ConformanceError(AssertionError):
-    """An invariant does not hold. The message names where: variant, seed, ply, invariant."""
-
-    def __init__(self, invariant: str, detail: str, where: Mapping[str, object]) -> None:
-        self.invariant = invariant
-        self.detail = detail
-        self.where = dict(where)
-        place = ", ".join(f"{k}={v!r}" for k, v in self.where.items())
-        super().__init__(f"[{invariant}] {detail} ({place})")
 
 
 @dataclass(slots=True)

@@ -91,7 +91,7 @@ def digests_in_process(cases: Sequence[Case], hash_seed: str, timeout: float = 6
 def check_across_processes(cases: Sequence[Case],
                            hash_seeds: Sequence[str] = HASH_SEEDS) -> None:
     """Raise ``ConformanceError`` unless every interpreter plays every case identically."""
-    from kartentisch.testing.conformance import ConformanceError
+    from kartentisch.testing.errors import ConformanceError
 
     here = digests(cases)
     for hash_seed in hash_seeds:

@@ -37,7 +37,8 @@ from kartentisch.core.protocol import TERMINAL
 from kartentisch.core.registry import list_games, load_game
 from kartentisch.core.rng import derive_seed
 from kartentisch.testing.cards import count_cards
-from kartentisch.testing.conformance import QUICK, ConformanceError, Report, _Checker
+from kartentisch.testing.conformance import QUICK, Report, _Checker
+from kartentisch.testing.errors import ConformanceError
 from kartentisch.testing.variants import Variant, variants
 
 CHUNK: Final = 500

@@ -29,6 +29,11 @@ bit ``c`` set for each loose table card ``c`` the action uses, and ``code`` says
 card does (trail, capture with or without the build of its value, build/call to value v
 with or without joining the standing build of v, raise of the single build of value u with
 or without joining a standing build of the new value). See ``docs/casino-actions.md``.
+
+Size (over 600 lines, kept whole): the action classes, the id space and the notation are one
+vocabulary; the offered objects decode their fields from the id space's private tables, and
+the notation's fast reader and the general one must read alike (tests hold both pairs
+together).
 """
 
 from __future__ import annotations

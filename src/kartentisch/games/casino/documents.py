@@ -124,7 +124,7 @@ class PackResultDocument(Document, frozen=True):
     total: Annotated[list[Points], msgspec.Meta(max_length=4)]
 
 
-class CasinoPosition(Document, frozen=True):
+class CasinoPositionDocument(Document, frozen=True):
     """A whole Casino position (``state.to_json()``)."""
 
     format: Literal["kartentisch-position/1"]

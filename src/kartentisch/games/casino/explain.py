@@ -18,6 +18,7 @@ from kartentisch.games.casino.actions import Action, Build, Capture, format_acti
 from kartentisch.games.casino.cards import VALUES, card_name, card_names, is_face
 from kartentisch.games.casino.combinatorics import can_partition
 from kartentisch.games.casino.reasons import REASONS, plain
+from kartentisch.games.casino.table import bare_build, trail_refusal
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
@@ -37,23 +38,6 @@ def _illegal(code: str, action: str, legal: list[str], card: str,
     params = {"action": action, "card": card, **params}
     message = f"{action!r}: {render(REASONS[code], plain(params))}{hint}"
     return IllegalActionError(message, code=code, params={**params, "legal": legal})
-
-
-def duty_breach(state: CasinoState, action: Action) -> int:
-    """A value of a build the mover would own after ``action`` without a card of it left in
-    the hand (option ``owner_keeps_capture_card``), or 0."""
-    if not state.game.options.owner_keeps_capture_card:
-        return 0
-    seat = state.current_player
-    owned = {v for v, b in state.builds.items() if b.owner == seat}
-    if type(action) is Capture and action.build:
-        owned.discard(action.build)
-    elif type(action) is Build:
-        owned.discard(action.raised)
-        owned.add(action.value)
-    left = Counter(VALUES[c] for c in state.hands[seat])
-    left[VALUES[action.card]] -= 1
-    return next((v for v in sorted(owned) if left[v] <= 0), 0)
 
 
 def why_illegal(state: CasinoState, action: Action) -> IllegalActionError:
@@ -84,7 +68,7 @@ def why_illegal(state: CasinoState, action: Action) -> IllegalActionError:
         if action.build and action.build != VALUES[action.card]:
             return fail("casino.build_taken_by_value", value=action.build)
         if not action.loose or can_partition(list(action.loose), VALUES[action.card]):
-            bare = duty_breach(state, action)
+            bare = bare_build(state, action)
             if bare:
                 return fail("casino.keep_for_build", value=bare)
         return fail("casino.capture_groups", value=VALUES[action.card])
@@ -105,16 +89,12 @@ def why_illegal(state: CasinoState, action: Action) -> IllegalActionError:
             if action.value in state.builds:
                 return fail("casino.must_join", value=action.value)
             return fail("casino.no_build_to_join", value=action.value)
-        bare = duty_breach(state, action)
+        bare = bare_build(state, action)
         if bare:
             return fail("casino.keep_for_build", value=bare)
         return fail("casino.build_groups", value=action.value)
-    if state.trail_banned(seat):
-        return fail("casino.trail_ban_next_turn" if options.trail_ban == "next_turn"
-                    else "casino.trail_ban_owner")
-    bare = duty_breach(state, action)
-    if bare:
-        return fail("casino.keep_for_build", value=bare)
-    if not options.trail_when_capture_possible:
-        return fail("casino.trail_can_capture")
+    refusal = trail_refusal(state, action.card)
+    if refusal is not None:
+        code, params = refusal
+        return fail(code, **params)
     return fail("casino.not_legal")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kartentisch.core.errors import (
@@ -15,16 +14,17 @@ from kartentisch.core.errors import (
     InvalidOptionsError,
 )
 from kartentisch.core.protocol import Game, GameSpec
-from kartentisch.core.reasons import N_, Reasons
+from kartentisch.core.reasons import Reasons
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino.cards import card_name, card_names
 from kartentisch.games.casino.evaluation import hand_key, win_values
 from kartentisch.games.casino.movegen import action_of
 from kartentisch.games.casino.observation import CasinoObservation
 from kartentisch.games.casino.observation import sample_world as _sample_world
+from kartentisch.games.casino.options import CasinoOptions
 from kartentisch.games.casino.position import (
     CasinoObservationDocument,
-    CasinoPosition,
+    CasinoPositionDocument,
     state_from_json,
 )
 from kartentisch.games.casino.reasons import REASONS, move_error
@@ -32,49 +32,6 @@ from kartentisch.games.casino.rollout import rollout_action
 from kartentisch.games.casino.search import SEARCH_DEFAULTS
 from kartentisch.games.casino.state import CasinoState
 from kartentisch.games.casino.table import BuildUnit
-
-
-@dataclass(frozen=True, slots=True)
-class CasinoOptions:
-    """Rules options where the source is silent or the standard game differs."""
-
-    partnerships: bool = field(default=False, metadata={
-        "label": N_("Partnerships"),
-        "help": N_("With four players: seats 0 and 2 play against 1 and 3, pooling captures "
-                   "and points.")})
-    """With four players: seats 0+2 play against 1+3, pooling captures and points."""
-    face_cards_capture_all: bool = field(default=False, metadata={
-        "label": N_("Face cards take all"),
-        "help": N_("A jack, queen or king takes every loose card of its rank at once instead "
-                   "of one.")})
-    """A jack, queen or king takes every loose card of its rank at once (else one)."""
-    trail_ban: str = field(default="next_turn", metadata={
-        "choices": ("next_turn", "while_build_stands"),
-        "label": N_("No trailing by a build's owner"),
-        "help": N_("When a build's owner may not trail: on their next turn while the build is "
-                   "unchanged, or as long as they own a build."),
-        "words": {"next_turn": N_("on the next turn while the build is unchanged"),
-                  "while_build_stands": N_("as long as they own a build")}})
-    """When a build's owner may not trail: on their next turn while the build is
-    unchanged (the source), or as long as they own a build (the standard game)."""
-    trail_when_capture_possible: bool = field(default=True, metadata={
-        "label": N_("Trail a card that could capture"),
-        "help": N_("Whether a card that could capture may be trailed.")})
-    """May a card that could capture be trailed?"""
-    owner_keeps_capture_card: bool = field(default=True, metadata={
-        "label": N_("Owner keeps a card for the build"),
-        "help": N_("Whether a build's owner must keep a card of its value until the build is "
-                   "taken.")})
-    """A build's owner must keep a card of its value until the build is taken."""
-    sweeps: bool = field(default=False, metadata={
-        "label": N_("Sweeps"),
-        "help": N_("Whether clearing the table with a capture scores a point.")})
-    """Clearing the table by a capture scores 1 (not on the pack's last play)."""
-    count_out: bool = field(default=False, metadata={
-        "label": N_("Count out"),
-        "help": N_("Count points item by item after a pack; the first side to reach 21 "
-                   "wins.")})
-    """Count points item by item at the end of a pack; the first side to reach 21 wins."""
 
 
 class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
@@ -86,7 +43,7 @@ class Casino(Game[CasinoState, acts.Action, CasinoObservation]):
     options_type: ClassVar[type[Any]] = CasinoOptions
     options: CasinoOptions
     reasons: ClassVar[Reasons] = REASONS
-    position_document: ClassVar[type[CasinoPosition]] = CasinoPosition
+    position_document: ClassVar[type[CasinoPositionDocument]] = CasinoPositionDocument
     """The type of ``state.to_json()`` documents (``docs/schemas`` is generated from it)."""
     observation_document: ClassVar[type[CasinoObservationDocument]] = CasinoObservationDocument
     """The type of ``state.observation(seat).to_json()`` documents."""

@@ -35,9 +35,16 @@ thousands of objects, and their memory misses cost more time than they saved.
 Count vectors are packed four bits per value (value k in bits ``4(k-1)`` on), like the
 cards in a mask, so a set's counts are a nibble-wise popcount of its mask.
 
-The owner's duty (option ``owner_keeps_capture_card``) and the trail ban are checked here,
-per candidate move; :mod:`~kartentisch.games.casino.explain` says in words which rule a
-refused move breaks, and the two must agree (tests check both against each other).
+The rules of a trail are stated once, in :mod:`~kartentisch.games.casino.table`: the trail
+ban is asked there (:func:`~.table.trail_banned`, once per position with a build the player
+owns); the owner's duty and option ``trail_when_capture_possible`` are tested inline per
+card (a call per card would cost several percent of a move), and a test holds every card's
+trail of random positions to :func:`~.table.trail_refusal`, the predicate
+:mod:`~kartentisch.games.casino.explain` words a refusal with.
+
+Size (over 600 lines, kept whole): the generator and the tables it reads per move are one
+compiled module, so that every table is a C static (a name read from another module is a
+dictionary probe per use when compiled, see the note on the bound names below).
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING, Any, Final
 
-from kartentisch.games.casino import actions, cards
+from kartentisch.games.casino import actions, cards, table
 from kartentisch.games.casino.actions import (
     CODE_BUILD,
     CODE_BUILD_MERGE,
@@ -73,25 +80,15 @@ SEG_ROWS: Final[tuple[tuple[int, int, int, int], ...]] = actions.SEG_ROWS
 SEG_STARTS: Final[tuple[int, ...]] = actions.SEG_STARTS
 SET_AID: Final = actions.SET_AID
 OFFERS_GET: Final = actions.OFFERS.__getitem__
-_NEW: Final[Any] = object.__new__
 Build: Final = actions.Build
 BuildDraft: Final = actions.BuildDraft
 Capture: Final = actions.Capture
 CaptureDraft: Final = actions.CaptureDraft
 Trail: Final = actions.Trail
 TrailDraft: Final = actions.TrailDraft
+trail_banned: Final = table.trail_banned
 bisect_right: Final = bisect.bisect_right
 
-
-def _probe() -> None:
-    """A function of this module: a plain Python function in pure mode, a builtin when
-    compiled (see :data:`_COMPILED`)."""
-
-
-_COMPILED: Final = type(_probe).__name__ != "function"
-"""Whether this module runs compiled: there a loop over a tuple of ints runs in C, so a few
-steps of bisection cost less than a call to :func:`bisect.bisect_right` (boxing four ints);
-in pure Python the call is the cheaper."""
 
 _INTERNED: Final[dict[int, Action]] = {}
 """Action objects by id, shared between states (a pure cache: actions are immutable), for
@@ -136,22 +133,12 @@ over a few segments instead of all 944: the id space's segments are mostly huge)
 
 def segment_of(i: int) -> int:
     """The row of :data:`~.actions.SEG_ROWS` of the valid id ``i``: the bucket's one
-    segment (most ids), else a bisection over the bucket's segments. Compiled, a loop over
-    the starts (in C: no call, no boxing) is cheaper than a call to
-    :func:`bisect.bisect_right`; in pure Python the call is the cheaper."""
+    segment (most ids), else a bisection over the bucket's segments."""
     lo = _BUCKET_LO[i >> _BUCKET_SHIFT]
     hi = _BUCKET_LO[(i >> _BUCKET_SHIFT) + 1] + 1
     if hi - lo == 1:
         return lo
-    if not _COMPILED:
-        return bisect_right(SEG_STARTS, i, lo, hi) - 1
-    while hi - lo > 1:
-        mid = (lo + hi) >> 1
-        if SEG_STARTS[mid] <= i:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return bisect_right(SEG_STARTS, i, lo, hi) - 1
 
 
 def make_action(i: int) -> Action:
@@ -200,64 +187,21 @@ def make_action(i: int) -> Action:
     return build  # type: ignore[no-any-return]
 
 
-def _singles() -> tuple[tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
-    """The shared objects of the moves with at most one loose card, and each segment's class.
-
-    ``_SINGLE[k][x.bit_length()]`` for segment ``k`` and ``x = id - SEG_ROWS[k][0]`` when
-    ``x`` is 0 or a power of two (the move uses no loose card or one): the one object of that
-    move if it can ever be legal (:func:`~.actions.shareable_ids`: 3,368 moves), else None.
-    These are 1.6 of the 3.1 non-trail moves offered per position in random play; made once
-    here, a position offers them without making anything.
-    """
-    none: tuple[Any, ...] = (None,) * 53
-    rows: list[Any] = [none] * (len(SEG_ROWS) - 1)
-    for i in actions.shareable_ids():
-        k = segment_of(i)
-        if rows[k] is none:
-            rows[k] = [None] * 53
-        action: Any = make_action(i)
-        SET_AID(action, i)  # so that ``apply`` knows it by its id
-        rows[k][(i - SEG_ROWS[k][0]).bit_length()] = action
-    kinds = tuple(actions.class_of_code(code) for _base, _card, code, _shift in SEG_ROWS[:-1])
-    return tuple(tuple(row) for row in rows), kinds
-
-
-_SINGLES: Final = _singles() if _COMPILED else ((), ())
-"""(Made only when compiled: see :func:`make_actions`; ~30 ms at import.)"""
-_SINGLE: Final[tuple[tuple[Any, ...], ...]] = _SINGLES[0]
-_SEG_KIND: Final[tuple[Any, ...]] = _SINGLES[1]
-
-
 def make_actions(ids: tuple[int, ...]) -> tuple[Action, ...]:
     """The action objects that ``legal_actions()`` offers for the valid ``ids``, each with
-    its id set (``apply`` reads it): shared objects for the moves with at most one loose
-    card (trails, most one-card captures and builds) and, in pure Python, for those of two
-    loose numerals (:func:`~.actions.pair_ids`), made once; every other move as an
-    object with only its id set (its fields are decoded when first read, see
-    :class:`~.actions._Offered`: the state plays an offered action by its id, so the one
-    played is never decoded).
+    its id set (``apply`` reads it), from :data:`~.actions.OFFERS`: shared objects for the
+    moves with at most one loose card and those of two loose numerals that fit (made once),
+    every other move as an object made for this position with only its id set (its fields
+    are decoded when first read, see :class:`~.actions._Offered`: the state plays an offered
+    action by its id, so the one played is never decoded).
 
     Why: decoding every offered id (a loose-card tuple per capture or build) cost more
     than the rest of the list, and a cache of every action seen grew a table of
-    long-lived objects that the garbage collector walks. In pure Python the shared objects
-    come from :data:`~.actions.OFFERS` (one C-level dict access per id; a miss makes the
-    object there); compiled, from :data:`_SINGLE` by the segment (native code).
+    long-lived objects that the garbage collector walks. One C-level ``map`` over the dict
+    serves pure Python and the compiled build alike (compiled code had a table of its own
+    by segment; see benchmarks/RESULTS.md, "One source for both modes").
     """
-    if not _COMPILED:
-        return tuple(map(OFFERS_GET, ids))
-    out: list[Action] = []
-    action: Any = None
-    for i in ids:  # compiled: the segment by the bucket table (a native call)
-        k = segment_of(i)
-        x = i - SEG_ROWS[k][0]
-        action = None
-        if x & (x - 1) == 0:
-            action = _SINGLE[k][x.bit_length()]
-        if action is None:
-            action = _NEW(_SEG_KIND[k])
-            SET_AID(action, i)
-        out.append(action)
-    return tuple(out)
+    return tuple(map(OFFERS_GET, ids))
 
 
 _RECENT: Final[dict[int, Action]] = {}
@@ -819,15 +763,10 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
     owned = 0  # bit v: the player owns the build of value v; built: a build of v stands
     built = 0
     raisable: list[int] = []  # the values of the single builds (only those can be raised)
-    last_turn = state.last_turn[seat]
-    banned = False  # the trail ban (option trail_ban, as table.trail_banned says it)
-    every_turn = state._every_turn
     for u, b in builds.items():
         built |= 1 << u
         if b.owner == seat:
             owned |= 1 << u
-            if every_turn or b.turn == last_turn:
-                banned = True
         total = 0
         for c in b.cards:
             total += VALUES[c]
@@ -835,6 +774,8 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
             raisable.append(u)
     if len(raisable) > 1:
         raisable.sort()
+    # The trail ban (table.trail_banned: none without a build the player owns).
+    banned = owned != 0 and trail_banned(state._every_turn, builds, seat, state.last_turn[seat])
     keeps = state._keeps and owned != 0
     may_trail_capturer = state._trail_capturer
     ids: list[int] = []

@@ -1,13 +1,18 @@
 """Casino positions as JSON documents (format in ``docs/positions-casino.md``).
 
 Writing is exact. Reading is two steps, as for every game: the document's *shape* is checked
-against :class:`CasinoPosition` (a strict ``msgspec`` type: no unknown fields, no ``true``
+against :class:`CasinoPositionDocument` (a strict ``msgspec`` type: no unknown fields, no ``true``
 for a number, no 2.9 for a whole number, no NaN, bounds on every number), then its
 *meaning*: cards conserved, builds well formed, scores that the recorded packs add up to, a
 player to move who can move. The first problem found is named in the error: code
 ``document.invalid`` for the shape, ``position.invalid`` for the meaning,
 ``position.wrong_format`` / ``position.wrong_game`` for a document of another kind.
 :class:`CasinoObservationDocument` describes what ``observation(seat).to_json()`` writes.
+
+Size (over 600 lines, kept whole): the writer, the checked reader and the fast reader of one
+document format, which must agree field by field; the fast reader is held to the checked one
+by a mutation test (``tests/casino/test_position.py``), and keeping the three side by side
+is what lets a reader see that they do.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from kartentisch.games.casino.documents import (
     PLAY_KINDS,
     POSITION_FORMAT,
     CasinoObservationDocument,
-    CasinoPosition,
+    CasinoPositionDocument,
     OptionsDocument,
     PackResultDocument,
 )
@@ -102,7 +107,7 @@ def _cards(names: list[str]) -> list[int]:
     return list(map(_BY_NAME_GET, names))
 
 
-def _bad_card_name(doc: CasinoPosition) -> InvalidPositionError:
+def _bad_card_name(doc: CasinoPositionDocument) -> InvalidPositionError:
     """The shape error (``document.invalid``, worded as msgspec words a pattern mismatch)
     for the first card name in ``doc`` that is not canonical, with its place."""
     places: list[tuple[str, list[str]]] = [
@@ -160,7 +165,7 @@ def _read_checked(game: Casino, document: object) -> CasinoState:
                 f"this is a position of {safe_repr(found)}, not of casino",
                 code="position.wrong_game", params={"found": safe_repr(found),
                                                     "expected": "casino"})
-    doc = read_document(document, CasinoPosition, what="Casino position")
+    doc = read_document(document, CasinoPositionDocument, what="Casino position")
     # Card names, all at once before anything else (a bad name is a shape error, which
     # comes first): one lookup each.
     try:
@@ -336,7 +341,7 @@ def _read_fast(game: Casino, data: dict[str, Any]) -> CasinoState | None:
     players and options, read straight from its values; None for anything else (then
     :func:`state_from_json`'s checked path reads it and names any problem).
 
-    It accepts only what :class:`CasinoPosition` accepts (each value of its exact type and
+    It accepts only what :class:`CasinoPositionDocument` accepts (each value of its exact type and
     bounds, every field present, no other field) and copies every list (the caller keeps
     the document); the meaning is checked by :func:`_read_rest`, as on the checked path.
     """
@@ -625,5 +630,5 @@ def read_observation(document: object) -> CasinoObservationDocument:
     return read_document(document, CasinoObservationDocument, what="Casino observation")
 
 
-__all__ = ["PLAY_KINDS", "POSITION_FORMAT", "CasinoObservationDocument", "CasinoPosition",
+__all__ = ["PLAY_KINDS", "POSITION_FORMAT", "CasinoObservationDocument", "CasinoPositionDocument",
            "read_observation", "state_from_json", "state_to_json"]

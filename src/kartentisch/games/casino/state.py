@@ -10,6 +10,15 @@ changed a build *owns* it. Points are scored per *side*: a seat, or a partnershi
 The state keeps the transitions; the legal moves come from :mod:`.movegen`, the
 explanations of refused moves from :mod:`.explain`, the points of a pack from
 :mod:`.scoring`.
+
+Written twice on purpose: :func:`deal_order` is ``core.rng.shuffled(DECK, seed, "casino",
+pack)`` computed in half the instructions (see its docstring); ``tests/casino/test_fast_paths.py``
+(``test_deal_order_is_the_general_shuffle``) holds the two together, ties included.
+
+Size (over 600 lines, kept whole): the transitions call each other and read the state's fields
+on every move; as methods of one compiled class those are direct C calls and field reads.
+What could leave has left (the move generator, the log, the position, the explanations, the
+scoring, the rules of a trail in :mod:`.table`).
 """
 
 from __future__ import annotations
@@ -63,9 +72,7 @@ from kartentisch.games.casino.log import (
     plays_from,
 )
 from kartentisch.games.casino.movegen import (
-    _COMPILED,
     legal_ids,
-    make_actions,
     recent_action,
     segment_of,
     sets_for,
@@ -113,13 +120,12 @@ _BISECT_LEFT: Final = bisect.bisect_left
 _TRAIL_CARD: Final[dict[int, int]] = {
     actions.ID_BASE[c * NUM_CODES + CODE_TRAIL]: c for c in range(52)}
 """The card of each trail's id (a trail is decoded by one lookup)."""
-_BISECT_RIGHT: Final = bisect.bisect_right
 SEG_STARTS: Final[tuple[int, ...]] = actions.SEG_STARTS
 _DECODE: Final[tuple[tuple[int, int, int, int, int], ...]] = ((0, 0, 0, 0, 0), *(
     (base, card, code, shift, -(1 << card) if card >= 0 else 0)
     for base, card, code, shift in SEG_ROWS))
 """``_DECODE[k + 1]``: segment ``k``'s row of :data:`~.actions.SEG_ROWS` and ``-(1 << card)``
-(one entry ahead, so ``bisect_right(SEG_STARTS, aid)`` indexes it directly). With ``packed =
+(one entry ahead: ``_DECODE[segment_of(aid) + 1]``). With ``packed =
 (aid - base) << shift``, the loose cards used are ``packed + (packed & high)``: the bits at
 and above the card's move up by one, which puts back the card's squeezed-out bit."""
 _CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
@@ -171,7 +177,7 @@ def _quick_rows() -> dict[int, tuple[int, int, int, tuple[int, ...], tuple[int, 
                                + compress(1 << c | 1 << d, card))
     out = {}
     for aid in ids:
-        base, card, code, shift, high = _DECODE[_BISECT_RIGHT(SEG_STARTS, aid)]
+        base, card, code, shift, high = _DECODE[segment_of(aid) + 1]
         packed = (aid - base) << shift
         used = packed + (packed & high)
         out[aid] = (card, code, used, _CARDS_OF[used], (card, *_CARDS_OF[used]))
@@ -185,10 +191,6 @@ gets). In random two-player play 83% of the plays that are not trails are among 
 card captures and captures of a build alone 60%, two-card captures and one-card builds
 most of the rest); a hit spares the bisection and the mask arithmetic."""
 
-_BIT: Final = tuple(1 << c for c in range(52)).__getitem__
-"""Card -> its bit: in pure Python ``sum(map(_BIT, cards))`` is a mask made in C (the cards
-are distinct, so the sum of their bits is their union)."""
-_VALUE: Final = VALUES.__getitem__
 _ONE_MORE: Final = 1 << EXTRA_SHIFT
 """A play's header with one card mask after it."""
 _MAX_PLAYERS: Final = 7
@@ -231,8 +233,6 @@ def _deal_plans(n: int, dealer: int) -> tuple[tuple[int, Callable[[list[int]], t
 _DEALS: Final = tuple(tuple(_deal_plans(n, d) for d in range(n))
                       for n in range(_MAX_PLAYERS + 1))
 """``_DEALS[players][dealer]``: how :meth:`CasinoState._deal_hands` deals."""
-_DEALS_OF_TWO: Final = tuple((*plan[0], *plan[1]) for plan in _DEALS[2])
-"""``_DEALS[2]``, each dealer's two rows as one tuple (unpacked at once)."""
 
 
 def _start_plans(n: int, dealer: int) -> tuple[Callable[[list[int]], tuple[int, ...]],
@@ -257,10 +257,6 @@ def _start_plans(n: int, dealer: int) -> tuple[Callable[[list[int]], tuple[int, 
 _STARTS: Final = tuple(tuple(_start_plans(n, d) for d in range(n))
                        for n in range(_MAX_PLAYERS + 1))
 """``_STARTS[players][dealer]``: how :meth:`CasinoState._start_pack` deals."""
-_STARTS_OF_TWO: Final = tuple((table_pick, picks[0], picks[1], *plan[0], *plan[1])
-                              for table_pick, picks, plan in _STARTS[2])
-"""``_STARTS[2]``, each dealer's row as one flat tuple: the table's pick, seat 0's and seat
-1's, then the seats in the log's order, each with its deal header."""
 
 
 def deal_order(seed: int, pack: int) -> list[int]:
@@ -358,7 +354,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """The legal ids, ascending (computed on demand; a tuple, so it is safe to share)."""
         self._offered: tuple[Action, ...] | None = None
         """The action objects :meth:`legal_actions` handed out for this position, in the
-        order of ``_legal`` (compiled, :meth:`apply` finds an offered action by identity first)."""
+        order of ``_legal`` (:meth:`apply` finds an offered action by identity first)."""
         options = game.options
         self._trail_capturer = bool(options.trail_when_capture_possible)
         """The options the rules read at every play, copied once: reading them through
@@ -400,18 +396,17 @@ class CasinoState(State[Action, "CasinoObservation"]):
         value to any other object of the same action).
 
         Speed and memory: asked again, the position hands out the same objects. Moves with
-        at most one loose card (in pure Python also most with two) are shared objects,
-        every other move is made for this position (see :func:`~.movegen.make_actions`);
-        each carries its id, by which :meth:`apply` knows it.
+        at most one loose card and most with two are shared objects, every other move is
+        made for this position (see :func:`~.movegen.make_actions`); each carries its id,
+        by which :meth:`apply` knows it.
         """
         offered = self._offered
         if offered is None:
             legal = self._legal
             if legal is None:
                 legal = self._legal = legal_ids(self)
-            # (make_actions, inlined in pure Python: one call less per position)
-            offered = self._offered = make_actions(legal) if _COMPILED else tuple(
-                map(OFFERS_GET, legal))
+            # make_actions, inlined (one call less per position)
+            offered = self._offered = tuple(map(OFFERS_GET, legal))
         return list(offered)
 
     def is_legal_id(self, aid: int) -> bool:
@@ -437,8 +432,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         with mypyc, a narrower annotation would raise ``TypeError`` first.
         """
         if seat is None:
-            if _COMPILED and self._offered is not None:  # native: identity tests are cheaper
-                offered = self._offered
+            offered = self._offered
+            if offered is not None:  # an offered object, known by identity (the cheapest)
                 for k in range(len(offered)):
                     if offered[k] is action:
                         legal = self._legal
@@ -466,9 +461,10 @@ class CasinoState(State[Action, "CasinoObservation"]):
         list must decide. Record replay checks one move per position, never lists them.
 
         Agrees with :func:`~.movegen.legal_ids` (tests compare them on every id of random
-        positions): a trail is legal there whenever trailing a capturing card is allowed,
-        a numeral's capture when its cards are one of the sets :func:`~.movegen.sets_for`
-        lists.
+        positions): a trail is legal there whenever trailing a capturing card is allowed
+        (:func:`~.table.trail_refusal` on a table without builds: no build, no trail ban
+        and no owner's duty), a numeral's capture when its cards are one of the sets
+        :func:`~.movegen.sets_for` lists.
         """
         action = recent_action(aid)
         card = action.card
@@ -661,7 +657,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
     def trail_banned(self, seat: int) -> bool:
         """Whether the trail ban (option ``trail_ban``) forbids ``seat`` to trail now."""
-        return trail_banned(self.game.options.trail_ban, self.builds, seat, self.last_turn[seat])
+        return trail_banned(self._every_turn, self.builds, seat, self.last_turn[seat])
 
     # ----------------------------------------------------------------- transitions
     def _apply(self, aid: int) -> None:
@@ -670,7 +666,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
 
         Speed (in pure Python the cost is the bytecodes run): a trail (58% of plays) is
         known by one membership test and takes its own short path; any other id is decoded
-        by one bisection over the segments' starts into a row of :data:`_DECODE` (base,
+        by its segment (:func:`~.movegen.segment_of`) into a row of :data:`_DECODE` (base,
         card, code, and what puts the card's bit back into the loose cards used), whose
         cards come from :data:`_CARDS_OF` for the usual one or two. Captures and builds
         are written out here rather than called (a call costs more than its body's
@@ -694,10 +690,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
             if row is not None:  # 83% of the rest: see _QUICK
                 card, code, used, got, took = row
             else:
-                if _COMPILED:  # a loop in C (see movegen.segment_of); in pure Python a call
-                    base, card, code, shift, high = _DECODE[segment_of(aid) + 1]
-                else:
-                    base, card, code, shift, high = _DECODE[_BISECT_RIGHT(SEG_STARTS, aid)]
+                base, card, code, shift, high = _DECODE[segment_of(aid) + 1]
                 packed = (aid - base) << shift
                 used = packed + (packed & high)  # the loose cards used: the card's bit back
                 got = _CARDS_OF[used] if used in _CARDS_OF else _cards_of_many(used)
@@ -723,7 +716,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
                     if self._sweeps and self._swept(seat):
                         aid |= FLAG
                     self.log_words.extend((aid << 7 | _CAPTURE_SEAT[seat] | _ONE_MORE,
-                                      mask_of(taken) if _COMPILED else sum(map(_BIT, taken))))
+                                           mask_of(taken)))
             else:  # a build
                 if used:
                     self._lmask ^= used
@@ -752,12 +745,9 @@ class CasinoState(State[Action, "CasinoObservation"]):
                     cards = tuple(sorted(took))
                     head = -1
                     extra = 0
-                if _COMPILED:
-                    total = 0
-                    for c in cards:
-                        total += VALUES[c]
-                else:
-                    total = sum(map(_VALUE, cards))
+                total = 0
+                for c in cards:
+                    total += VALUES[c]
                 made: Any = BuildUnitDraft()  # BuildUnit(value, cards, seat, turn)
                 made.value = value
                 made.cards = cards
@@ -807,18 +797,6 @@ class CasinoState(State[Action, "CasinoObservation"]):
         """
         deck = self.deck
         hands = self.hands
-        if len(hands) == 2 and not _COMPILED:  # written out for two players
-            first, pick, word, second, pick_second, word_second = _DEALS_OF_TWO[self.dealer]
-            got = pick(deck)
-            more = pick_second(deck)
-            del deck[-8:]
-            hands[first].extend(got)
-            hands[second].extend(more)
-            left = len(deck) << 7
-            self.log_words.extend((word | left, sum(map(_BIT, got)),
-                              word_second | left, sum(map(_BIT, more))))
-            self._current = first
-            return
         log = self.log_words
         plan = _DEALS[len(hands)][self.dealer]
         dealt = 4 * len(plan)
@@ -826,7 +804,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         for seat, pick, word in plan:
             got = pick(deck)
             hands[seat].extend(got)
-            log.extend((word | left, mask_of(got) if _COMPILED else sum(map(_BIT, got))))
+            log.extend((word | left, mask_of(got)))
         del deck[-dealt:]
         self._current = plan[0][0]
 
@@ -846,28 +824,6 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.builds = {}
         self.last_capturer = -1
         self._reach = -1
-        if n == 2 and not _COMPILED:  # written out for two players
-            table_pick, pick_zero, pick_one, first, word, second, word_second = (
-                _STARTS_OF_TWO[dealer])
-            zero = pick_zero(deck)
-            one = pick_one(deck)
-            got = table_pick(deck)
-            del deck[-12:]
-            self.deck = deck
-            self.hands = [list(zero), list(one)]
-            self._loose = sorted(got)
-            mask = sum(map(_BIT, got))
-            self._lmask = mask
-            self.captured = [[], []]
-            self.sweeps = [0, 0]
-            self.last_turn = [-1, -1]
-            zero_mask = sum(map(_BIT, zero))
-            one_mask = sum(map(_BIT, one))
-            log.extend((PACK_START | (dealer + 1) << 4 | (self.pack + 1) << 7, TABLE, mask,
-                        word, one_mask if first else zero_mask,
-                        word_second, one_mask if second else zero_mask))
-            self._current = first
-            return
         table_pick, picks, plan = _STARTS[n][dealer]
         hands = [list(pick(deck)) for pick in picks]
         self.hands = hands
@@ -878,12 +834,12 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self.captured = [[] for _ in range(n)]
         self.sweeps = [0] * n
         self.last_turn = [-1] * n
-        mask = mask_of(table) if _COMPILED else sum(map(_BIT, table))
+        mask = mask_of(table)
         self._lmask = mask
         log.extend((PACK_START | (dealer + 1) << 4 | (self.pack + 1) << 7, TABLE, mask))
         for seat, word in plan:
             hand = hands[seat]
-            log.extend((word, mask_of(hand) if _COMPILED else sum(map(_BIT, hand))))
+            log.extend((word, mask_of(hand)))
         self._current = plan[0][0]
 
     def _end_pack(self) -> None:

@@ -1,12 +1,29 @@
-"""The table's builds, the pack's public log, and the trail ban that reads them."""
+"""The table's builds, the pack's public log, and the rules of a trail that read them.
+
+The rules of when a player may trail stand here once, as predicates on the table:
+:func:`trail_banned` (option ``trail_ban``), :func:`bare_build` (the owner's duty, option
+``owner_keeps_capture_card``, which binds every kind of move), :func:`can_capture` and,
+putting them together in the order a player would ask, :func:`trail_refusal`.
+:mod:`~kartentisch.games.casino.explain` words a refused trail through
+:func:`trail_refusal`; the move generator (:mod:`~kartentisch.games.casino.movegen`) calls
+:func:`trail_banned` and keeps the other two tests inline in its per-card loop (a call
+there per card costs several percent of a move), and a test
+(``tests/casino/test_fast_paths.py``, ``test_trail_rule_is_one_predicate``) holds every
+card's trail of every position it offers or refuses to :func:`trail_refusal`.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from kartentisch.games.casino.cards import VALUES, card_names
+from kartentisch.games.casino.actions import Action, Build, Capture, Trail
+from kartentisch.games.casino.cards import VALUES, card_names, is_face
+
+if TYPE_CHECKING:
+    from kartentisch.games.casino.state import CasinoState
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +68,68 @@ class PlayRecord(NamedTuple):
     """Whether a capture cleared the table and scored a sweep."""
 
 
-def trail_banned(rule: str, builds: Mapping[int, BuildUnit], seat: int, last_turn: int) -> bool:
-    """Whether option ``trail_ban`` = ``rule`` forbids ``seat`` to trail."""
-    if rule == "while_build_stands":
-        return any(b.owner == seat for b in builds.values())
-    return any(b.owner == seat and b.turn == last_turn for b in builds.values())
+def trail_banned(every_turn: bool, builds: Mapping[int, BuildUnit], seat: int,
+                 last_turn: int) -> bool:
+    """The trail ban: whether ``seat``, whose latest play was turn ``last_turn``, may not
+    trail because of a build it owns: with option ``trail_ban`` = ``while_build_stands``
+    (``every_turn``) any build it owns, with ``next_turn`` one it made or changed on its
+    latest play. No build, no ban.
+
+    A plain loop, not ``any()`` over a generator: the move generator asks this at every
+    position where the player owns a build, and a generator is a frame more per call."""
+    for b in builds.values():  # noqa: SIM110 (see the docstring)
+        if b.owner == seat and (every_turn or b.turn == last_turn):
+            return True
+    return False
+
+
+def bare_build(state: CasinoState, action: Action) -> int:
+    """The owner's duty (option ``owner_keeps_capture_card``): a value of a build the player
+    to act would own after ``action`` without a card of that value left in the hand to take
+    it with, or 0 (also when the option is off)."""
+    if not state.game.options.owner_keeps_capture_card:
+        return 0
+    seat = state.current_player
+    owned = {v for v, b in state.builds.items() if b.owner == seat}
+    if type(action) is Capture and action.build:
+        owned.discard(action.build)
+    elif type(action) is Build:
+        owned.discard(action.raised)
+        owned.add(action.value)
+    left = Counter(VALUES[c] for c in state.hands[seat])
+    left[VALUES[action.card]] -= 1
+    return next((v for v in sorted(owned) if left[v] <= 0), 0)
+
+
+def can_capture(state: CasinoState, card: int) -> bool:
+    """Whether ``card`` could capture something now: a face card a loose card of its rank,
+    a numeral some loose numerals adding up to its value, or the build of its value."""
+    loose = state.loose
+    if is_face(card):
+        return any(c >> 2 == card >> 2 for c in loose)
+    value = VALUES[card]
+    return value in state.builds or bool(state.subset_sums()[value])
+
+
+def trail_refusal(state: CasinoState, card: int) -> tuple[str, dict[str, object]] | None:
+    """Why the player to act may not trail ``card`` (held) now, as a reason code and its
+    params, or None when they may: the trail ban, then the owner's duty, then option
+    ``trail_when_capture_possible`` (a card that could capture is not trailed).
+
+    One exception stands in the move generator alone: a player whom these rules leave no
+    move at all (possible only with the owner's duty off) may trail any card.
+    """
+    options = state.game.options
+    if trail_banned(options.trail_ban == "while_build_stands", state.builds,
+                    state.current_player, state.last_turn[state.current_player]):
+        return ("casino.trail_ban_next_turn" if options.trail_ban == "next_turn"
+                else "casino.trail_ban_owner"), {}
+    bare = bare_build(state, Trail(card))
+    if bare:
+        return "casino.keep_for_build", {"value": bare}
+    if not options.trail_when_capture_possible and can_capture(state, card):
+        return "casino.trail_can_capture", {}
+    return None
 
 
 def describe_table(loose: list[int], builds: Mapping[int, BuildUnit]) -> str:

@@ -7,8 +7,9 @@ from kartentisch.games.krass_kariert.actions import (
     Play,
     TakeReserve,
 )
-from kartentisch.games.krass_kariert.game import KKOptions, KrassKariert
+from kartentisch.games.krass_kariert.game import KrassKariert
 from kartentisch.games.krass_kariert.observation import KKObservation
+from kartentisch.games.krass_kariert.options import KKOptions
 from kartentisch.games.krass_kariert.state import KKState
 
 __all__ = [

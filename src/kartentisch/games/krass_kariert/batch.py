@@ -9,8 +9,10 @@ code and give the same results.
 Both loops draw from the caller's :class:`random.Random` exactly as the generic loops do
 (:func:`kartentisch.bots.playout.random_games` and :func:`~kartentisch.bots.playout.playout`),
 so a bot's results for a fixed seed do not depend on which loop ran. (For a plain
-``Random``, ``randrange(n)`` is replaced by a copy of its algorithm without its two
-Python-level frames, checked against ``randrange`` at import.)
+``Random``, ``randrange(n)`` is replaced by a copy of the standard library's algorithm
+without its two Python-level frames: written twice on purpose, checked against ``randrange``
+at import, where any difference makes the loops call ``randrange`` itself, and by
+``tests/krass_kariert/test_fast_paths.py``.)
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ class DrawingDocument(Document, frozen=True):
     left: Annotated[int, msgspec.Meta(ge=1, le=6)]
 
 
-class PositionDocument(Document, frozen=True):
+class KKPositionDocument(Document, frozen=True):
     """A whole Krass Kariert position (``state.to_json()``)."""
 
     format: Literal["kartentisch-position/1"]
@@ -136,7 +136,7 @@ class ObservedActDocument(Document, frozen=True):
     position: Annotated[int, msgspec.Meta(ge=0, le=MAX_HAND)]
 
 
-class ObservationDocument(Document, frozen=True):
+class KKObservationDocument(Document, frozen=True):
     """What one seat (or a spectator: ``seat`` null, ``hand`` empty, ``pending`` null) may
     know: ``state.observation(seat).to_json()``."""
 

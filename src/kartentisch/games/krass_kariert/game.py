@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from kartentisch.core.documents import Document
@@ -14,15 +13,16 @@ from kartentisch.core.errors import (
     InvalidOptionsError,
 )
 from kartentisch.core.protocol import Game, GameSpec
-from kartentisch.core.reasons import N_, Reasons
+from kartentisch.core.reasons import Reasons
 from kartentisch.games.krass_kariert import actions as acts
 from kartentisch.games.krass_kariert import batch, rollout, search
 from kartentisch.games.krass_kariert.cards import X, card_name
 from kartentisch.games.krass_kariert.observation import KKObservation
 from kartentisch.games.krass_kariert.observation import sample_world as _sample_world
+from kartentisch.games.krass_kariert.options import KKOptions
 from kartentisch.games.krass_kariert.position import (
-    ObservationDocument,
-    PositionDocument,
+    KKObservationDocument,
+    KKPositionDocument,
     state_from_json,
 )
 from kartentisch.games.krass_kariert.reasons import REASONS, error, message
@@ -33,31 +33,6 @@ _NOTATION_IDS: Final[dict[str, int]] = {acts.format_action(a): i
 """Every action's canonical notation -> its id (what records hold; see ``parse_action``)."""
 assert len(_NOTATION_IDS) == acts.NUM_ACTIONS
 
-
-@dataclass(frozen=True, slots=True)
-class KKOptions:
-    """Rules options where the rulebook is silent or the sources disagree."""
-
-    five_player_chips: int = field(default=2, metadata={
-        "choices": (2, 3), "label": N_("Chips with five players"),
-        "help": N_("Chips each player starts with in a five-player game.")})
-    """Chips each with five players (the rulebook: 2, or 3 for a longer game)."""
-    x_with_x: bool = field(default=False, metadata={
-        "label": N_("X with X"),
-        "help": N_("Whether two X cards may stand together in one combination.")})
-    """May two X cards stand together in one combination?"""
-    voluntary_concession: bool = field(default=True, metadata={
-        "label": N_("Concession without reserve"),
-        "help": N_("Offer the concession to a follower without reserve cards even when they "
-                   "could still play.")})
-    """Offer the concession to a follower without reserves even when they could play."""
-    next_leader_fallback: str = field(default="next_highest", metadata={
-        "choices": ("next_highest", "right_neighbour"), "label": N_("Next leader"),
-        "help": N_("Who leads when the round's winner and the next highest player have no "
-                   "cards: the next highest player, or the winner's right neighbour."),
-        "words": {"next_highest": N_("the next highest player"),
-                  "right_neighbour": N_("the winner's right neighbour")}})
-    """Who leads when the winner and the second-highest player hold no card."""
 
 
 class KrassKariert(Game[KKState, acts.Action, KKObservation]):
@@ -76,9 +51,9 @@ class KrassKariert(Game[KKState, acts.Action, KKObservation]):
     options_type: ClassVar[type[Any]] = KKOptions
     options: KKOptions
     reasons: ClassVar[Reasons] = REASONS
-    position_document: ClassVar[type[Document]] = PositionDocument
+    position_document: ClassVar[type[Document]] = KKPositionDocument
     """The position document's type (``state.to_json()``), for the JSON Schema."""
-    observation_document: ClassVar[type[Document]] = ObservationDocument
+    observation_document: ClassVar[type[Document]] = KKObservationDocument
     """The observation document's type (``observation(seat).to_json()``)."""
     search_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = search.SEARCH_DEFAULTS
     """The search bots' default parameters for this game."""

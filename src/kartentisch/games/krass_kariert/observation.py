@@ -17,7 +17,7 @@ from typing import Any
 from kartentisch.core.documents import impossible
 from kartentisch.core.protocol import OBSERVATION_FORMAT
 from kartentisch.games.krass_kariert.cards import DECK_COUNTS, card_name
-from kartentisch.games.krass_kariert.events import Act
+from kartentisch.games.krass_kariert.log import Act
 from kartentisch.games.krass_kariert.state import KKState
 
 
@@ -63,7 +63,7 @@ class KKObservation:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dictionary with card names (described by
-        :class:`position.ObservationDocument`)."""
+        :class:`position.KKObservationDocument`)."""
 
         def names(cards: tuple[int, ...]) -> list[str]:
             return [card_name(c) for c in cards]

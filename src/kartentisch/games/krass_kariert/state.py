@@ -13,6 +13,15 @@ a move is illegal), :mod:`.observation` and :mod:`.position`.
 The checked entry points ``apply`` and ``apply_id`` are the core's
 (:class:`~kartentisch.core.protocol.State`); this class supplies the fast parts they call:
 ``is_legal_id`` (one action without listing all) and ``apply_unchecked`` (the transition).
+
+Written twice on purpose: :func:`shuffled_deck` is ``core.rng.shuffled(DECK, seed,
+"krass-kariert", deal)`` computed on small ints (see its docstring);
+``tests/krass_kariert/test_fast_paths.py`` holds the two together, ties included.
+
+Size (over 600 lines, kept whole): the transitions call each other and read the state's fields
+on every move; as methods of one compiled class those are direct C calls and field reads.
+What could leave has left (the move tables in :mod:`.tables`, the log, the position, the
+explanations, the batch loops).
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from kartentisch.games.krass_kariert.cards import (
     WINDOW_TABLES,
     card_name,
 )
-from kartentisch.games.krass_kariert.events import (
+from kartentisch.games.krass_kariert.log import (
     CARDS_SHIFT,
     CHIP_LOST,
     COMBINATION,

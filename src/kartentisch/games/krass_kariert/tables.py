@@ -26,7 +26,7 @@ from kartentisch.games.krass_kariert.actions import (
     play_id,
 )
 from kartentisch.games.krass_kariert.cards import NACHZIEH, NO_COMBINATION, WINDOW_TABLES
-from kartentisch.games.krass_kariert.events import (
+from kartentisch.games.krass_kariert.log import (
     PAYLOAD_SHIFT,
     POSITION_SHIFT,
     XS_SHIFT,

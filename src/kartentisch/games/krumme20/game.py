@@ -114,7 +114,7 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
         return acts.ACTIONS[aid]
 
     def state_from_json(self, document: Mapping[str, Any]) -> K20State:
-        return state_from_json(document, self)
+        return state_from_json(self, document)
 
     def evaluate(self, state: K20State) -> list[float]:
         """Expected returns of ``state`` for search playouts cut short (see ``search``)."""

@@ -278,17 +278,17 @@ def _deck_codes(deck: str) -> list[int]:
     return codes
 
 
-def state_from_json(doc: object, game: Krumme20 | None = None) -> K20State:
+def state_from_json(game: Krumme20 | None, document: object) -> K20State:
     """Read a position document; raises ``InvalidPositionError`` naming the first problem.
 
     The document's shape and value ranges are checked by its type
     (:class:`~.documents.K20PositionDocument`); this function then checks what a type
     cannot say, each problem reported with :func:`~kartentisch.core.documents.impossible`.
     ``game``: a game the state may belong to when the document's players and options are
-    its own (saves building an equal one).
+    its own (saves building an equal one); None, or another game, builds the document's.
     """
-    _check_header(doc)
-    d = read_document(doc, K20PositionDocument, what="position")
+    _check_header(document)
+    d = read_document(document, K20PositionDocument, what="position")
     n = d.players
     if game is None or game.players != n or msgspec.structs.astuple(
             d.options) != _option_values(game):

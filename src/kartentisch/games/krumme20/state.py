@@ -18,6 +18,15 @@ skipping never reveals a hidden side.
 
 Cards are ints 0..53 with per-card arrays: ``face`` (the up side's number), ``back`` (the
 down side's), and who knows each side (``kup``/``kdown``, bitmasks of seats).
+
+Written twice on purpose: the deal sorts card indices by ``core.rng.random_words`` instead of
+calling ``core.rng.shuffled`` on the list of pairs (the same sort by the same words, without
+the list); ``tests/krumme20/test_deal.py`` holds it to ``shuffled``.
+
+Size (over 600 lines, kept whole): the steps of a turn call each other and read the per-card
+arrays on every move; as methods of one compiled class those are direct C calls and field
+reads. What could leave has left (the log, the position, the explanations in
+:mod:`.explain`, the options).
 """
 
 from __future__ import annotations
@@ -49,7 +58,6 @@ from kartentisch.games.krumme20.actions import (
     TakeScore,
     Throw,
     action_id,
-    format_action,
 )
 from kartentisch.games.krumme20.cards import DECK_SIZE, card_text, deck_pairs
 from kartentisch.games.krumme20.log import (
@@ -151,7 +159,6 @@ from kartentisch.games.krumme20.log import (
 from kartentisch.games.krumme20.log import (
     TWENTY as L_TWENTY,
 )
-from kartentisch.games.krumme20.reasons import REASONS
 
 if TYPE_CHECKING:
     from kartentisch.games.krumme20.game import Krumme20
@@ -630,80 +637,10 @@ class K20State(State[Action, "K20Observation"]):
 
     # ----------------------------------------------------------------- why not
     def why_illegal(self, action: Action) -> IllegalActionError:
-        """The coded error saying why ``action`` is not legal now (see :mod:`.reasons`).
+        """The coded error saying why ``action`` is not legal now (:mod:`.explain`)."""
+        from kartentisch.games.krumme20.explain import why_illegal
 
-        Every error carries ``move`` (the action in notation) and ``legal`` (the list of the
-        legal moves in notation); the rest of its params name cards and seats as the
-        notation counts them.
-        """
-        seat = self._current
-        hand = self.hands[seat]
-        phase = self.phase
-        opts = self.game.options
-        base: dict[str, object] = {
-            "move": format_action(action),
-            "legal": [format_action(ACTIONS[i]) for i in self.legal_action_ids()],
-        }
-
-        def error(code: str, **params: object) -> IllegalActionError:
-            return REASONS.error(IllegalActionError, code, **base, **params)
-
-        index = getattr(action, "index", None)
-        if isinstance(action, Play | Second | Throw | Lowest) and index is not None and (
-                (type(action) is Play and phase == TURN)
-                or (type(action) is Second and phase == FIVE)
-                or (type(action) is Throw and phase == THROW)
-                or (type(action) is Lowest and phase in (FOUL, SITOUT))):
-            if index >= len(hand):
-                return error("k20.no_such_card", card=index + 1, count=len(hand))
-            card = hand[index]
-            number, _known = self.counting_side(card)
-            if type(action) is Play:
-                if number:
-                    return error("k20.visible_foul", card=index + 1, number=number,
-                                 total=self.total, target=opts.target)
-                return error("k20.visible_foul_zeros", card=index + 1, target=opts.target)
-            if type(action) is Second:
-                return error("k20.known_not_five", card=index + 1)
-            if type(action) is Throw:
-                return error("k20.known_not_three", card=index + 1)
-            if phase == SITOUT and len(hand) < MAX_HAND:
-                return error("k20.lowest_needs_full_hand", limit=MAX_HAND)
-            return error("k20.not_lowest", card=index + 1,
-                         lowest=min(self.face[c] for c in hand))
-        if isinstance(action, Pass) and phase == TURN:
-            return error("k20.must_play")
-        if isinstance(action, Claim33 | ClaimSum) and phase in (TURN, AFTER):
-            if isinstance(action, Claim33):
-                if action.indices[2] >= len(hand):
-                    return error("k20.no_such_card", card=action.indices[2] + 1,
-                                 count=len(hand))
-                return error("k20.claim33_wrong")
-            return error("k20.claim_sum_wrong", target=opts.target)
-        if isinstance(action, Flip | Take) and phase == (FLIP if type(action) is Flip else TAKE):
-            if type(action) is Take and len(hand) >= MAX_HAND:
-                return error("k20.hand_full", limit=MAX_HAND)
-            if action.seat >= self.game.players:
-                return error("k20.no_such_seat", last=self.game.players - 1)
-            if type(action) is Take and action.seat == seat:
-                return error("k20.take_own")
-            return error("k20.no_such_card_of_seat", seat=action.seat, card=action.index + 1,
-                         count=len(self.hands[action.seat]))
-        if isinstance(action, FlipScore | TakeScore) and phase == (
-                FLIP if type(action) is FlipScore else TAKE):
-            if type(action) is TakeScore and len(hand) >= MAX_HAND:
-                return error("k20.hand_full", limit=MAX_HAND)
-            return error("k20.no_such_score_card", card=action.index + 1,
-                         count=len(self.scores[seat]))
-        if (isinstance(action, TakeDraw | TakeDiscard) and phase == TAKE) or (
-                isinstance(action, Draw) and phase in (DRAW2, LOSS, SITOUT)):
-            if len(hand) >= MAX_HAND:
-                return error("k20.hand_full", limit=MAX_HAND)
-            if isinstance(action, TakeDiscard):
-                return error("k20.discard_empty")
-            if not self.draw:
-                return error("k20.draw_empty")
-        return error("k20.wrong_step", step=phase)
+        return why_illegal(self, action)
 
     # ----------------------------------------------------------------- transitions
     def apply_unchecked(self, aid: int) -> None:

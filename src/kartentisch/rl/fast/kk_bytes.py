@@ -32,7 +32,7 @@ import numpy as np
 
 from kartentisch.games.krass_kariert.actions import MAX_HAND
 from kartentisch.games.krass_kariert.cards import DECK_COUNTS, NO_COMBINATION
-from kartentisch.games.krass_kariert.events import RESERVE
+from kartentisch.games.krass_kariert.log import RESERVE
 from kartentisch.games.krass_kariert.state import PHASE_PLAY, KKState
 
 SEATS: Final = 5

@@ -3,6 +3,7 @@
 
 import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
+import {reviewPanel} from "./review.js";
 import {h, replace} from "./util.js";
 
 export function showReplay(root, params) {
@@ -111,6 +112,8 @@ export function showReplay(root, params) {
         h("button", {type: "button", id: "last", onclick: () => go(last), "aria-label": t("last position")}, "⏭"),
         h("span", {id: "step-text"}, t("Position {index} of {count}", {index: st.index, count: last}))),
       h("p", {class: "move-line", role: "status"}, moveLine),
+      reviewPanel({table: st.table, index: st.index, go, rerender: render,
+                   describe: (text) => mod.describeMove(text, ui())}),
       h("div", {class: "board", id: "board"}, mod.board({obs: frame.observation, legal: [], acting: false,
         seat: /^\d+$/.test(st.view) ? Number(st.view) : null, finished}, ui())),
       finished ? h("section", {class: "end"}, h("h2", {}, t("Game over")),

@@ -7,6 +7,7 @@ import {createHost, hostingFor, rememberHosting} from "./host.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {botLabel} from "./lobby.js";
 import {myName, nameForm, seatLabel} from "./names.js";
+import {rememberSeat} from "./review.js";
 import {api, h, replace} from "./util.js";
 import {clockElement, expiredLine, expiredNotice, tickClock} from "./clock.js";
 import {connectionBanner, openConnection, otherTabBanner, unknownLinkView} from "./connection.js";
@@ -60,6 +61,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   }
 
   function receive(m) {
+    if (st.closed) return;  // a message still in flight when the page left the table
     if (m.type === "welcome") {
       st.table = m.table;
       st.seat = m.seat;
@@ -286,6 +288,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     const tableId = st.table.id;
     const me = st.watcher ? "all" : String(st.seat);
     const closed = u.status === "closed";
+    if (!st.watcher && !closed) rememberSeat(tableId, st.seat, token);  // "Review my game" (review.js)
     return h("section", {class: "end", id: "end", "aria-live": "polite"},
       h("h2", {}, closed ? t("The table is closed") : t("Game over")),
       closed ? h("p", {}, t("The host closed the table; what was played stays its record.")) :
@@ -354,7 +357,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
   function renderSoon() {
     if (st.renderPending) return;
     st.renderPending = true;
-    const run = () => { if (st.renderPending) render(); };
+    // (not once the view is closed: a late message must not draw over the next view)
+    const run = () => { if (st.renderPending && !st.closed) render(); };
     requestAnimationFrame(run);
     setTimeout(run, 250);
   }
