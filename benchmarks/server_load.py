@@ -457,11 +457,14 @@ async def hint_storm(server: Server, hints: int = 200, replies: int = 12) -> str
             "game": "casino", "players": 2,
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})).json()
         seats = [await TableClient.join(server.ws, s["token"]) for s in hinted["seats"]]
-        update = await seats[1].until(lambda m: m["type"] == "update" and (
-            m["legal"] or m["to_move"] == 0), start=0)
-        if update["legal"]:
-            ref = await seats[1].move(update["legal"][0]["id"])
-            await seats[1].until(lambda m: m.get("ref") == ref)
+        while not (seats[0].latest or {}).get("legal"):  # until seat 0 is to move
+            latest = seats[1].latest
+            if latest is not None and latest["legal"]:
+                ref = await seats[1].move(latest["legal"][0]["id"])
+                await seats[1].until(lambda m, ref=ref: m.get("ref") == ref)
+            else:
+                count = len(seats[0].received)
+                await seats[0].until(lambda m: m["type"] == "update", start=count)
         token = hinted["seats"][0]["token"]
 
         async def bot_replies(count: int) -> list[float]:

@@ -212,18 +212,17 @@ def test_a_seat_gets_one_hint_at_a_time(sqlite_server: Any) -> None:
 
 async def storm_after_turn(server: Any, made: dict[str, Any], storm: Any) -> Any:
     """Run ``storm`` once seat 0 is to move (both seats joined, so the game started; seat
-    1 moves first if it has to)."""
-    async with await TableClient.join(server.ws, made["seats"][0]["token"]) as _mine, \
+    1 moves first as long as it has to)."""
+    async with await TableClient.join(server.ws, made["seats"][0]["token"]) as mine, \
             await TableClient.join(server.ws, made["seats"][1]["token"]) as other:
-        del _mine
-        await other.until(lambda m: (m["type"] == "update" and m["legal"] != [])
-                          or (m["type"] == "update" and m["to_move"] == 0), start=0,
-                          timeout=30)
-        latest = other.latest
-        assert latest is not None
-        if latest["to_move"] == 1:
-            ref = await other.move(latest["legal"][0]["id"])
-            await other.until(lambda m: m.get("ref") == ref)
+        while not (mine.latest or {}).get("legal"):
+            latest = other.latest
+            if latest is not None and latest["legal"]:
+                ref = await other.move(latest["legal"][0]["id"])
+                await other.until(lambda m, ref=ref: m.get("ref") == ref)
+            else:
+                count = len(mine.received)
+                await mine.until(lambda m: m["type"] == "update", start=count, timeout=30)
         return await storm()
 
 

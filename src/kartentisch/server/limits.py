@@ -92,7 +92,7 @@ class Limits:
         return cls.parse(os.environ.get("KARTENTISCH_LIMITS", ""))
 
     def as_json(self) -> dict[str, float | int]:
-        """Every limit by name (``/health`` shows them)."""
+        """Every limit by name (the documentation test reads them)."""
         return dataclasses.asdict(self)
 
 
