@@ -17,11 +17,18 @@ have_chromium() {
     [ -x /usr/bin/chromium ] && [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]
 }
 
+# The table talk's reactions are emoji: without a colour emoji font Chromium draws boxes
+# (players' own browsers have one; this machine's screenshots need it too).
+have_emoji() {
+    [ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]
+}
+
 missing=()
 have_postgres || missing+=(postgresql)
 # npm installs axe-core (the browser tests' accessibility checker) into .axe/: make axe
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 have_chromium || missing+=(chromium fonts-dejavu-core)
+have_emoji || missing+=(fonts-noto-color-emoji)
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
@@ -38,4 +45,5 @@ apt-get update -qq >/dev/null
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 have_postgres
 have_chromium
+have_emoji
 command -v npm >/dev/null 2>&1
