@@ -137,18 +137,18 @@ def test_simulate_casino() -> None:
     ("7h x q", "There is no table item q; the table has 5 items.",
      "Es gibt kein Tischteil q; auf dem Tisch liegen 5 Teile."),
     ("9c -", "9c is not in your hand (2h, 7h, 8s, Qh).",
-     "9c ist nicht auf deiner Hand (2h, 7h, 8s, Qh)."),
-    ("Ks -", "Ks is not in your hand", "Ks ist nicht auf deiner Hand"),
-    ("Td -", "Td is not in your hand", "Td ist nicht auf deiner Hand"),
-    ("As -", "As is not in your hand", "As ist nicht auf deiner Hand"),
+     "9♣ ist nicht auf deiner Hand (2♥, 7♥, 8♠, D♥)."),
+    ("Ks -", "Ks is not in your hand", "K♠ ist nicht auf deiner Hand"),
+    ("Td -", "Td is not in your hand", "10♦ ist nicht auf deiner Hand"),
+    ("As -", "As is not in your hand", "A♠ ist nicht auf deiner Hand"),
     ("7h x 5c", "5c is not a loose card on the table",
-     "5c liegt nicht lose auf dem Tisch"),
+     "5♣ liegt nicht lose auf dem Tisch"),
     ("Qh + a = 5", "Face cards never enter builds. Legal with Qh: Qh -.",
-     "Bildkarten kommen nie in einen Bau. Erlaubt mit Qh: Qh -."),
+     "Bildkarten kommen nie in einen Bau. Erlaubt mit D♥: D♥ -."),
     ("2h + c = 5", "To build 5 you must keep another card of value 5 in your hand",
      "eine weitere Karte mit dem Wert 5 auf der Hand behalten"),
     ("7h x a", "The cards taken must form groups that each add up to 7. Legal with "
-     "7h: 7h - · 7h x 3c 4d.", "jeweils 7 ergeben. Erlaubt mit 7h: 7h - · 7h x 3c 4d."),
+     "7h: 7h - · 7h x 3c 4d.", "jeweils 7 ergeben. Erlaubt mit 7♥: 7♥ - · 7♥ x 3♣ 4♦."),
     ("8s x d", "You must keep a card of value 8 to take your build of 8",
      "um deinen Bau auf 8 zu nehmen"),
     ("8s -", "You must keep a card of value 8 to take your build of 8",
@@ -170,8 +170,9 @@ def test_refused_moves_are_explained(setup: Callable[..., CasinoState], text: st
 
 
 def test_the_presenter_names_cards_one_way() -> None:
-    """Cards read alike on the table, in events, errors and scoring: the notation, or with
-    --suit-symbols the rank and the suit's symbol."""
+    """Cards read alike on the table, in events, errors and scoring: in English the notation,
+    or with --suit-symbols the rank and the suit's symbol; in German always the German rank
+    letter and the suit's symbol (Dame: D, Zehn: 10)."""
     from kartentisch.cli.presenters.casino import item_name
 
     presenter = load_presenter("casino")
@@ -179,24 +180,30 @@ def test_the_presenter_names_cards_one_way() -> None:
     assert presenter.localize_param("missing", "Td") == "Td"
     assert presenter.localize_param("legal", ["7h -", "7h x 3c"]) == "7h -, 7h x 3c"
     assert presenter.localize_param("value", 7) is None
-    set_language("de")
     assert "(Td)" in item_name("big_casino") and "(2s)" in item_name("little_casino")
-    assert item_name("spades") == "meiste Pik (s)"
+    assert item_name("spades") == "most spades (s)"
     presenter.configure(suit_symbols=True)
     try:
         assert presenter.localize_param("card", "Qh") == "Q♥"
-        assert "(T♦)" in item_name("big_casino") and item_name("spades") == "meiste Pik (♠)"
+        assert "(T♦)" in item_name("big_casino") and item_name("spades") == "most spades (♠)"
     finally:
         presenter.configure(suit_symbols=False)
+    set_language("de")
+    assert presenter.localize_param("card", "Qh") == "D♥"
+    assert presenter.localize_param("legal", ["7h -", "7h x 3c"]) == "7♥ -, 7♥ x 3♣"
+    assert "(10♦)" in item_name("big_casino") and "(2♠)" in item_name("little_casino")
+    assert item_name("spades") == "meiste Pik (♠)"
 
 
 def test_suit_symbols_on_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     result = runner.invoke(app, ["play", "casino", "--watch", "--bots", "random", "--seed", "3",
-                                 "--delay", "0", "--suit-symbols", "--lang", "de",
+                                 "--delay", "0", "--suit-symbols", "--lang", "en",
                                  "--save", str(path)], env=ENGLISH)
     assert result.exit_code == 0, result.output
-    assert "♣" in result.output and "Großes Casino (T♦)" in result.output
-    assert "Build" not in result.output
-    plain = runner.invoke(app, ["replay", str(path), "--lang", "de"], env=ENGLISH)
-    assert "♣" not in plain.output and "Td" in plain.output
+    assert "♣" in result.output and "(T♦)" in result.output
+    plain = runner.invoke(app, ["replay", str(path), "--lang", "en"], env=ENGLISH)
+    assert "♣" not in plain.output and "(Td)" in plain.output
+    german = runner.invoke(app, ["replay", str(path), "--lang", "de"], env=ENGLISH)
+    assert "Großes Casino (10♦)" in german.output and "Td" not in german.output
+    assert "Build" not in german.output

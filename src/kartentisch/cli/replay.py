@@ -77,8 +77,10 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
                 return False
             if answer.strip().lower() in QUIT_WORDS | {"q"}:
                 return False
-        console.print("[dim]" + escape(_("Move {number}: {name} → {move}").format(
-            number=number, name=_strip_markup(seat_name(names, seat)), move=text)) + "[/]")
+        # The header names the move's number and player only: the events printed after it
+        # say what was played in the players' words (the record's notation is no reading).
+        console.print("[dim]" + escape(_("Move {number}: {name}").format(
+            number=number, name=_strip_markup(seat_name(names, seat)))) + "[/]")
         state.apply(game.parse_action(text, state))  # record.replay() checked it already
         show_events()
     if state.is_terminal():
