@@ -73,3 +73,12 @@ def test_refusals_in_the_readers_language(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", str(DATA / "casino.record.json"), "--seat", "0",
                                  "--budget", "huge", "--lang", "en"])
     assert result.exit_code == 2 and "--budget is one of: full, fast" in result.output
+
+
+def test_the_bots_moves_are_words_where_worlds_disagree() -> None:
+    """Krumme20's played card shows a side the seat did not know, so the bot's move is not
+    told by its events: it is named by position in words, never in notation ("play: p4")."""
+    for language, words in (("en", "personal"), ("de", "persönliche")):  # table cells wrap
+        out = review("krumme20", "--lang", language, "--all")
+        assert words in out
+        assert not re.search(r"\b[pft]\d+\b|play: |spielen: ", out), out

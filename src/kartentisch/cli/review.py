@@ -9,7 +9,9 @@ A move is described by the first line its presenter writes for the move's events
 the reviewed seat: for the move played, on the real game (what the player saw); for the
 bot's move, on worlds dealt anew from the seat's observation, and only when every such world
 gives the same line (so the words tell nothing the seat could not know, not even a card a
-draw would have brought); otherwise the move is named as the player would type it.
+draw would have brought); otherwise by the presenter's words for the move itself (positions
+and seats, e.g. "play personal card 2"), and only for a game without such words as the player
+would type it.
 """
 
 import json
@@ -70,6 +72,9 @@ def move_words(presenter: Presenter, game: Game[Any, Any, Any], state: State[Any
         line = lines.pop() if len(lines) == 1 else None
     if line:
         return line
+    words = presenter.move_words(action, names)
+    if words:
+        return escape(words)
     listed = presenter.describe_moves(observation, [action], game)
     return escape(listed[0] if listed else presenter.move_label(action, observation, game))
 

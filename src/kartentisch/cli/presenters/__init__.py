@@ -110,6 +110,11 @@ class Presenter:
         """The legal moves in notation, for the ``?`` help."""
         return [", ".join(game.format_action(a) for a in legal)]
 
+    def move_words(self, action: Any, names: Sequence[str]) -> str | None:
+        """``action`` in the players' words from what the mover knows alone (no hidden side
+        of a card), or ``None`` where the game's moves need no such sentence."""
+        return None
+
     def move_label(self, action: Any, observation: Any, game: Game[Any, Any, Any]) -> str:
         """One legal move as the player would type it (the numbered ``?`` list)."""
         return str(game.format_action(action))

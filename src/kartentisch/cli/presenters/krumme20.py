@@ -334,6 +334,45 @@ class Krumme20Presenter(Presenter):
         return names.get(kind, kind)
 
     # ------------------------------------------------------------------ moves
+    def move_words(self, action: Any, names: Sequence[str]) -> str | None:
+        """The move as the page says it ("play personal card 2", "take card 1 of Bo"):
+        positions and seats only, never a card's hidden side."""
+        match action:
+            case Play(i):
+                return _("play personal card {n}").format(n=i + 1)
+            case Second(i):
+                return _("play personal card {n} as a second card (a 5)").format(n=i + 1)
+            case Throw(i):
+                return _("throw personal card {n} as a 3").format(n=i + 1)
+            case Lowest(i):
+                return _("put personal card {n} on your score pile").format(n=i + 1)
+            case Flip(s, i):
+                return _("turn over card {n} of {name}").format(n=i + 1,
+                                                                name=seat_name(names, s))
+            case Take(s, i):
+                return _("take card {n} of {name}").format(n=i + 1, name=seat_name(names, s))
+            case FlipScore(i):
+                return _("turn over card {n} of your score pile").format(n=i + 1)
+            case TakeScore(i):
+                return _("take card {n} back from your score pile").format(n=i + 1)
+            case TakeDraw():
+                return _("take the top of the draw pile")
+            case TakeDiscard():
+                return _("take the top of the discard pile")
+            case Draw():
+                return _("draw a card")
+            case SitOut():
+                return _("make the next player sit out")
+            case ClaimSum(down):
+                return (_("show your cards: down sides sum to the target") if down
+                        else _("show your cards: up sides sum to the target"))
+            case Claim33(cards):
+                return _("show cards {cards} as 3/3").format(
+                    cards=", ".join(str(i + 1) for i in cards))
+            case Pass():
+                return _("pass")
+        return None
+
     def describe_moves(self, observation: Any, legal: Sequence[Any], game: Game[Any, Any, Any]
                        ) -> list[str]:
         groups: dict[str, list[str]] = {}
