@@ -160,6 +160,10 @@ def test_the_clock_waits_for_the_players_and_its_expiry_is_shown_to_both(
     first.wait_for_function(
         "() => [...document.querySelectorAll('#log li.ev-clock')]"
         ".some((li) => li.textContent.includes('time ran out'))", timeout=TIMEOUT)
+    # the table talk counts the move as players do (the protocol's move 0 is the first)
+    first.locator("#chat-lines li.kind-notice", has_text="played move 1 for them").wait_for(
+        timeout=TIMEOUT)
+    assert "Zug 0" not in second.inner_text("#chat-lines")
     save_shot(second, shots, "flow-clock-expired", readme=True)
     # the notice stays until its player acts: it is still there after the next move
     moved_past(second, "1")

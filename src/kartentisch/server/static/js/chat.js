@@ -40,7 +40,9 @@ export function noticeText(entry) {
     case "host.removed":
       return t("The host removed {name}; their seat has a new invitation link.", {name: who});
     case "host.closed": return t("The host closed the table.");
-    default:  // the start, the clock (a person without a name is called by their seat)
+    case "clock.expired":  // the protocol counts moves from 0, players from 1
+      return capitalised(reason({code: entry.text, params: {...p, name: who, move: p.move + 1}}));
+    default:  // the start (a person without a name is called by their seat)
       return capitalised(reason({code: entry.text,
                                  params: "name" in p ? {...p, name: who} : p}));
   }
