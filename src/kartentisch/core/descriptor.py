@@ -61,6 +61,10 @@ def _utility_range(game: Game[Any, Any, Any]) -> tuple[float, float]:
     return float(game.spec.min_utility), float(game.spec.max_utility)
 
 
+def _no_teams(_game: Game[Any, Any, Any]) -> tuple[tuple[int, ...], ...]:
+    return ()
+
+
 @dataclass(frozen=True)
 class GameDescriptor:
     """One game as the outer layers see it (see the module docstring)."""
@@ -98,6 +102,10 @@ class GameDescriptor:
     """Every target this game offers (``pack`` needs packs, ``deal`` deals)."""
     max_game_length: int | None = None
     """An upper bound of a game's actions for OpenSpiel (``None``: OpenSpiel's default)."""
+    teams: Callable[[Game[Any, Any, Any]], tuple[tuple[int, ...], ...]] = _no_teams
+    """The seats of each team of a game with these players and options, every seat in
+    exactly one team, teams in a fixed order (team 0 first); ``()`` when every seat plays
+    for itself. Public knowledge: the arena reports teams, the table colours them."""
 
     @functools.cached_property
     def game_class(self) -> type[Game[Any, Any, Any]]:
