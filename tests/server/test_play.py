@@ -464,3 +464,30 @@ def test_a_load_client_keeps_no_history_but_counts_errors(server: Any) -> None:
         assert len(client.update_times) >= moves
         # ... but none is held once it was looked at
         assert client.received == []
+
+
+@pytest.mark.parametrize("game", ["krass-kariert", "casino", "krumme20"])
+def test_people_play_against_the_learned_bot_in_every_game(server: Any, game: str) -> None:
+    """``learned`` is offered for every game and plays its seat; ``first-legal`` too."""
+    with server.http() as http:
+        games = {g["name"]: g for g in http.get("/api/games").json()["games"]}
+    assert {"learned", "first-legal"} <= set(games[game]["bots"])
+    players = games[game]["min_players"] if game != "casino" else 2
+    bots = ["learned", "first-legal", "heuristic", "heuristic"][:players - 1]
+    made = server.create(game=game, players=players,
+                         seats=[HUMAN, *({"kind": "bot", "bot": b} for b in bots)])
+
+    async def play() -> list[dict[str, Any]]:
+        seat = await TableClient.join(server.ws, made["seats"][0]["token"])
+        await seat.play(pick(random.Random(3)), until_move=2 * players + 1)
+        await seat.close()
+        return only_updates(seat.received)
+
+    seen = asyncio.run(play())
+    moved = {u["last"]["seat"] for u in seen if u["last"] and u["last"]["by"] == "bot"}
+    assert set(range(1, players)) <= moved
+    # A bot that fails is replaced by its first legal move and logged: none failed here.
+    assert f"table {made['table']}: bot" not in server.log.read_text(errors="replace")
+    with server.http() as http:
+        table = http.get(f"/api/tables/{made['table']}").json()["table"]
+    assert table["status"] == "playing"

@@ -1,4 +1,4 @@
-"""The bot protocol and the uniformly random bot."""
+"""The bot protocol, the uniformly random bot and the first-legal baseline."""
 
 from __future__ import annotations
 
@@ -41,3 +41,23 @@ class RandomBot:
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         return legal_actions[self.rng.randrange(len(legal_actions))]
+
+
+class FirstLegalBot:
+    """Always plays the first legal action in the game's order: the trivial baseline that
+    strength rows are measured beside (a bot that learned anything beats it).
+
+    Like :class:`RandomBot` it never looks at the observation (``needs_observation =
+    False``) and picks the same position in a list of actions or of action ids.
+    """
+
+    name = "first-legal"
+    needs_observation = False
+
+    def __init__(self, game: Any = None, seed: int = 0):
+        del game, seed
+
+    def act(self, observation: Any, legal_actions: Sequence[A]) -> A:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        return legal_actions[0]

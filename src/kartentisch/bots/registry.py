@@ -1,9 +1,13 @@
 """Bot names to factories. Generic bots work for every game; a game's own bots (its
-heuristic, say) are named in its descriptor (``GameDescriptor.bots``)."""
+heuristic, say) are named in its descriptor (``GameDescriptor.bots``); the ``learned`` bot
+serves every game whose descriptor names a reinforcement-learning encoding
+(``GameDescriptor.encoding``) when numpy, which it plays with, is installed."""
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 import math
 from collections.abc import Callable
 from typing import Any
@@ -17,21 +21,32 @@ BotFactory = Callable[..., Bot]
 
 _GENERIC: dict[str, str] = {
     "random": "kartentisch.bots.base:RandomBot",
+    "first-legal": "kartentisch.bots.base:FirstLegalBot",
     "pimc": "kartentisch.bots.pimc:make_pimc",
     "ismcts": "kartentisch.bots.ismcts:make_ismcts",
 }
+
+LEARNED: dict[str, str] = {"learned": "kartentisch.rl.learned:make_learned"}
+"""The bot of every game with an encoding: a network's values of the legal actions."""
 
 _PER_GAME: dict[str, dict[str, str]] = {}
 """Bots registered for one game at run time, beside those its descriptor names."""
 
 
+@functools.cache
+def _numpy_installed() -> bool:
+    return importlib.util.find_spec("numpy") is not None
+
+
 def _own_bots(game: str) -> dict[str, str]:
-    """The bots of ``game``'s own: its descriptor's, then those registered at run time."""
+    """The bots of ``game``'s own: the learned bot where the game has an encoding, its
+    descriptor's, then those registered at run time."""
     try:
-        named = dict(descriptor(game).bots)
+        described = descriptor(game)
     except UnknownGameError:
-        named = {}
-    return {**named, **_PER_GAME.get(game, {})}
+        return dict(_PER_GAME.get(game, {}))
+    learned = LEARNED if described.encoding is not None and _numpy_installed() else {}
+    return {**learned, **described.bots, **_PER_GAME.get(game, {})}
 
 
 def register_bot(name: str, target: str, game: str | None = None) -> None:

@@ -52,9 +52,7 @@ DESCRIPTOR: Final = GameDescriptor(
     stat_labels={"deals": N_("deals (Durchgänge) per game"), "rounds": N_("rounds per game")},
     presenter="kartentisch.cli.presenters.krass_kariert",
     page_module="krass_kariert.js",
-    bots={"heuristic": "kartentisch.games.krass_kariert.heuristic:HeuristicBot",
-          # numpy only (kartentisch.rl is loaded when the bot is made)
-          "learned": "kartentisch.rl.learned:make_learned"},
+    bots={"heuristic": "kartentisch.games.krass_kariert.heuristic:HeuristicBot"},
     encoding="kartentisch.rl.encodings.krass_kariert:KrassKariertEncoding",
     train_target="deal",
     train_targets=("game", "deal"),

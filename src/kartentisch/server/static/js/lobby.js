@@ -18,6 +18,8 @@ export function botLabel(bot) {
     heuristic: t("heuristic bot (fast, rule of thumb)"),
     ismcts: t("ismcts bot (searches, strong)"),
     pimc: t("pimc bot (searches, strong)"),
+    learned: t("learned bot (fast, trained network)"),
+    "first-legal": t("first-legal bot (always the first allowed move)"),
   };
   return names[bot] || bot;
 }
