@@ -11,9 +11,12 @@ For each game, in one run (so the numbers share the machine's load):
 Each row trains ``--seconds`` of training time (no evaluation besides a 1-game one at the end)
 and reads the counters of its checkpoint: decisions/s (actions the actors applied, all seats),
 games/s, samples/s (learner decisions kept with their targets) and the learner's samples/s
-(update batches times batch size). The old trainer counted no decisions, so the ratio
-compares games per second, which both count the same way. Then it times the actors' scoring
-of one step, numpy against PyTorch (one thread each), with the shapes of a real step.
+(update batches times batch size). The old trainer counted no decisions, so the ratios
+compare games per second, which both count the same way: per second of training time, and
+per CPU second that the whole run used (every process, start and the final 1-game
+evaluation included), which says more than wall time on a machine shared with others.
+Then it times the actors' scoring of one step, numpy against PyTorch (one thread each),
+with the shapes of a real step.
 
 ``python benchmarks/train_speed.py --seconds 30`` (``make compiled`` first: the actors use the
 compiled batch stepper when it is built).
@@ -30,6 +33,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -58,7 +62,14 @@ def counters(out: Path) -> dict[str, Any]:
     return progress
 
 
+def children_cpu() -> float:
+    """CPU seconds of the finished child processes so far (their own children included)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_new(game: str, seconds: float, actors: int, device: str, out: Path) -> dict[str, Any]:
+    cpu = children_cpu()
     subprocess.run(
         [sys.executable, "-m", "kartentisch.rl.train", "--game", game, "--out", str(out),
          "--minutes", str(seconds / 60), "--actors", str(actors), "--device", device,
@@ -66,6 +77,7 @@ def run_new(game: str, seconds: float, actors: int, device: str, out: Path) -> d
         check=True, stdout=subprocess.DEVNULL)
     p = counters(out)
     return {"decisions": p["decisions"] / p["seconds"], "games": p["games"] / p["seconds"],
+            "cpu_games": p["games"] / (children_cpu() - cpu),
             "samples": p["samples"] / p["seconds"],
             "learned": p["updates"] * 1024 / p["seconds"]}
 
@@ -80,11 +92,13 @@ def run_old(game: str, seconds: float, out: Path) -> dict[str, Any] | None:
     script.write_text(source)
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
            "COLUMNS": "200"}
+    cpu = children_cpu()
     subprocess.run([sys.executable, str(script), "--game", game, "--out", str(out),
                     "--minutes", str(seconds / 60), *COMMON],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     p = counters(out)
     return {"decisions": None, "games": p["games"] / p["seconds"],
+            "cpu_games": p["games"] / (children_cpu() - cpu),
             "samples": p["samples"] / p["seconds"],
             "learned": p["updates"] * 1024 / p["seconds"]}
 
@@ -143,7 +157,7 @@ def main() -> None:
           f" {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f},"
           f" compiled core: {kartentisch.compiled}, {args.seconds:.0f} s of training per row")
     print(f"{'game':<14} {'setup':<16} {'decisions/s':>12} {'games/s':>9} {'samples/s':>10}"
-          f" {'learner samples/s':>18} {'games/s vs old':>15}")
+          f" {'learner samples/s':>18} {'games/s vs old':>15} {'games/CPU-s vs old':>19}")
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.games:
             old = run_old(game, args.seconds, Path(tmp) / f"old-{game}")
@@ -157,8 +171,10 @@ def main() -> None:
                     continue
                 decisions = "-" if r["decisions"] is None else f"{r['decisions']:.0f}"
                 ratio = f"{r['games'] / old['games']:.1f}x" if old else "-"
+                cpu_ratio = f"{r['cpu_games'] / old['cpu_games']:.1f}x" if old else "-"
                 print(f"{game:<14} {label:<16} {decisions:>12} {r['games']:>9.2f}"
-                      f" {r['samples']:>10.0f} {r['learned']:>18.0f} {ratio:>15}")
+                      f" {r['samples']:>10.0f} {r['learned']:>18.0f} {ratio:>15}"
+                      f" {cpu_ratio:>19}")
     print("\nscoring one actor step (64 games), best of 20, one thread:")
     for game in args.games:
         n_rows, n_actions, numpy_ms, torch_ms = scoring(game)

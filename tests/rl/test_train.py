@@ -217,3 +217,23 @@ def test_a_killed_trainer_leaves_no_actor(tmp_path: Path) -> None:
     trainer.kill()
     trainer.communicate(timeout=60)
     assert wait_gone(pids) == []
+
+
+def test_an_actor_that_dies_ends_the_run_with_a_reason(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    trainer = start_trainer(out, "--actors", "2")
+    wait_for_samples(trainer)
+    pids = json.loads((out / "actors.json").read_text())
+    os.kill(pids[0], signal.SIGKILL)
+    _, errors = trainer.communicate(timeout=120)
+    assert trainer.returncode != 0
+    assert "actor kartentisch-actor-0 ended with exit code -9" in errors
+    QNetwork.load(out / "krass-kariert.npz")  # what it learned is kept
+    assert wait_gone(pids) == []
+
+
+def test_unknown_opponents_are_refused_before_the_start(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=r"--opponents: .*nobody"):
+        main(["--game", "casino", "--out", str(tmp_path / "run"),
+              "--opponents", "learner:0.5,nobody:0.5", *TINY])
+    assert not (tmp_path / "run" / "actors.json").exists()

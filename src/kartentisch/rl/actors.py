@@ -269,11 +269,17 @@ class SharedWeights:
             np.frombuffer(self.block, dtype=np.float32)[:] = flat
             self.version.value += 1
 
-    def read(self, game: str) -> tuple[int, QNetwork]:
-        """The newest weights as a numpy network, and their version (an actor)."""
-        with self.lock:
+    def read(self, game: str) -> tuple[int, QNetwork] | None:
+        """The newest weights as a numpy network, and their version (an actor); ``None``
+        when the lock is not free within half a second (a writer killed while holding it
+        must not hang the actor: it would never see that its parent is gone)."""
+        if not self.lock.acquire(timeout=0.5):
+            return None
+        try:
             flat = np.frombuffer(self.block, dtype=np.float32).copy()
             version = int(self.version.value)
+        finally:
+            self.lock.release()
         arrays: dict[str, Any] = {}
         start = 0
         for name in ARRAYS:
@@ -305,12 +311,19 @@ def actor_process(index: int, config: ActorConfig, weights: SharedWeights, sampl
     def running() -> bool:
         return not (halt["now"] or stop.is_set() or os.getppid() != parent_pid)
 
-    version, network = weights.read(config.game)
+    first = None
+    while first is None:
+        if not running():
+            return
+        first = weights.read(config.game)
+    version, network = first
     actor = Actor(config, network)
     while running():
         actor.step()
         if weights.version.value != version:
-            version, actor.network = weights.read(config.game)
+            fresh = weights.read(config.game)
+            if fresh is not None:
+                version, actor.network = fresh
         if actor.kept >= config.chunk:
             chunk = actor.take()
             while running():

@@ -63,9 +63,17 @@ import numpy as np
 
 from kartentisch.arena.stats import wilson_interval
 from kartentisch.bots.registry import make_bot
+from kartentisch.core.errors import KartentischError
 from kartentisch.core.registry import descriptor, load_game
 from kartentisch.core.rng import derive_seed
-from kartentisch.rl.actors import ActorConfig, Samples, SharedWeights, actor_process, parse_mix
+from kartentisch.rl.actors import (
+    LEARNER,
+    ActorConfig,
+    Samples,
+    SharedWeights,
+    actor_process,
+    parse_mix,
+)
 from kartentisch.rl.dmc import QNetwork
 from kartentisch.rl.encodings import encoding_for
 from kartentisch.rl.learned import LearnedBot
@@ -377,7 +385,7 @@ class Trainer:
 
     # ------------------------------------------------------------------ checkpoints
     def _load(self) -> None:
-        state = self.torch.load(self.checkpoint, weights_only=False)
+        state = self.torch.load(self.checkpoint, weights_only=False, map_location="cpu")
         if state["args"]["hidden"] != list(self.args.hidden):
             self.args.hidden = state["args"]["hidden"]
             self.learner = Learner(self.args, self.encoding.obs_size,
@@ -461,6 +469,10 @@ class Trainer:
                 p.seconds, p.eval_seconds = clock.train, clock.evaluation
                 if self._done():
                     break
+                dead = [a for a in actors if a.exitcode is not None]
+                if dead:
+                    raise SystemExit(f"actor {dead[0].name} ended with exit code"
+                                     f" {dead[0].exitcode}; its error is above")
                 self._receive(samples)
                 while self.learner.ready() and not self._done():
                     self.learner.update()
@@ -600,7 +612,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.target not in described.train_targets:
         raise SystemExit(f"--target {args.target} is not one of {args.game}'s: "
                          f"{', '.join(described.train_targets)}")
-    parse_mix(args.opponents)
+    game = load_game(args.game, args.players)
+    for name, _ in parse_mix(args.opponents):
+        if name != LEARNER:
+            try:  # refused here, not in an actor after the start
+                make_bot(name, game, 0)
+            except KartentischError as exc:
+                raise SystemExit(f"--opponents: {exc}") from None
     trainer = Trainer(args)
     trainer.run()
     print(f"weights: {trainer.out / (trainer.name + '.npz')}", flush=True)
