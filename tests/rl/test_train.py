@@ -190,13 +190,15 @@ def wait_for_samples(trainer: subprocess.Popen[str]) -> list[str]:
     raise AssertionError(f"the trainer ended early: {lines} {trainer.stderr}")
 
 
-def test_sigterm_stops_cleanly_with_plain_progress_lines(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_cleanly_with_plain_progress_lines(stop: signal.Signals,
+                                                          tmp_path: Path) -> None:
     out = tmp_path / "run"
     trainer = start_trainer(out, "--actors", "2")
     lines = wait_for_samples(trainer)
     pids = json.loads((out / "actors.json").read_text())
     assert len(pids) == 2
-    trainer.send_signal(signal.SIGTERM)
+    trainer.send_signal(stop)
     rest, errors = trainer.communicate(timeout=120)
     assert trainer.returncode == 0, errors
     lines += rest.splitlines()
