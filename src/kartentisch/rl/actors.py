@@ -16,8 +16,9 @@ side made in its pack less the other sides' mean, divided by 11 (the points a pa
 besides sweeps).
 
 The actor is numpy only (no PyTorch): it runs in a process of its own (:func:`actor_process`)
-that reads fresh weights from shared memory (:class:`SharedWeights`) and sends its samples to
-the learner through a queue, and it can be driven in-process (tests, benchmarks).
+that reads fresh weights from shared memory (:class:`SharedWeights`) and hands its samples to
+the learner through shared memory too (:class:`SampleSlots`), and it can be driven
+in-process (tests, benchmarks).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -290,14 +291,62 @@ class SharedWeights:
         return version, QNetwork(game=game, info={}, **arrays)
 
 
-def actor_process(index: int, config: ActorConfig, weights: SharedWeights, samples: Any,
-                  stop: Any, parent_pid: int) -> None:
+class SampleSlots:
+    """Shared-memory slots through which one actor hands its samples to the learner.
+
+    The samples themselves never go through a pipe: the actor writes a chunk into a free
+    slot and sends only a few numbers (actor, slot, count, games, actions) through the shared
+    queue, a message small enough to be written whole by one system call. A big pickled
+    message could be cut in the middle when its writer is killed, and the learner would then
+    wait forever for the rest (which the first version did, in a test that kills an actor).
+    The learner hands a slot back (``free``) once it has copied the chunk.
+    """
+
+    def __init__(self, context: Any, slots: int, chunk: int, obs_size: int,
+                 feature_size: int) -> None:
+        self.slots, self.chunk = slots, chunk
+        self.obs_size, self.feature_size = obs_size, feature_size
+        self._obs = context.RawArray("h", slots * chunk * obs_size)  # float16 bits
+        self._feat = context.RawArray("h", slots * chunk * feature_size)
+        self._target = context.RawArray("f", slots * chunk)
+        self.free: Any = context.Queue()
+        for slot in range(slots):
+            self.free.put(slot)
+
+    def arrays(self, slot: int) -> tuple[npt.NDArray[np.float16], npt.NDArray[np.float16],
+                                         npt.NDArray[np.float32]]:
+        """Slot ``slot``'s observation, feature and target arrays (views of shared memory)."""
+        c = self.chunk
+        obs = np.frombuffer(self._obs, dtype=np.float16).reshape(self.slots, c, self.obs_size)
+        feat = np.frombuffer(self._feat, dtype=np.float16).reshape(
+            self.slots, c, self.feature_size)
+        target = np.frombuffer(self._target, dtype=np.float32).reshape(self.slots, c)
+        return obs[slot], feat[slot], target[slot]
+
+    def write(self, slot: int, samples: Samples, start: int) -> int:
+        """Samples ``start`` onwards (at most a chunk) into ``slot``; returns how many."""
+        count = min(self.chunk, len(samples.targets) - start)
+        obs, feat, target = self.arrays(slot)
+        obs[:count] = samples.obs[start:start + count]
+        feat[:count] = samples.features[start:start + count]
+        target[:count] = samples.targets[start:start + count]
+        return count
+
+    def read(self, slot: int, count: int) -> Samples:
+        """A copy of the first ``count`` samples of ``slot`` (the learner)."""
+        obs, feat, target = self.arrays(slot)
+        return Samples(obs[:count].copy(), feat[:count].copy(), target[:count].copy(), 0, 0)
+
+
+def actor_process(index: int, config: ActorConfig, weights: SharedWeights,
+                  slots: SampleSlots, messages: Any, stop: Any, parent_pid: int) -> None:
     """An actor's process: play, send samples, take new weights, until told to stop.
 
     It stops when ``stop`` is set, on SIGTERM, or as soon as its parent is gone (then
     ``os.getppid()`` changes: the trainer was killed, so no orphan keeps playing). SIGINT
     is left to the parent, which stops the actors in order (a Ctrl-C reaches the whole
-    process group).
+    process group). Every wait (a free slot, room in the queue, the weights' lock) is short
+    and followed by these checks.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     halt = {"now": False}
@@ -306,7 +355,7 @@ def actor_process(index: int, config: ActorConfig, weights: SharedWeights, sampl
         halt["now"] = True
 
     signal.signal(signal.SIGTERM, on_term)
-    samples.cancel_join_thread()  # never wait at exit for samples nobody will read
+    messages.cancel_join_thread()  # never wait at exit for messages nobody will read
 
     def running() -> bool:
         return not (halt["now"] or stop.is_set() or os.getppid() != parent_pid)
@@ -325,10 +374,25 @@ def actor_process(index: int, config: ActorConfig, weights: SharedWeights, sampl
             if fresh is not None:
                 version, actor.network = fresh
         if actor.kept >= config.chunk:
-            chunk = actor.take()
-            while running():
-                try:
-                    samples.put((index, chunk), timeout=0.2)
-                    break
-                except queue.Full:
-                    continue
+            _send(index, actor.take(), slots, messages, running)
+
+
+def _send(index: int, samples: Samples, slots: SampleSlots, messages: Any,
+          running: Callable[[], bool]) -> None:
+    """Hand ``samples`` over chunk by chunk (the counts go with the first chunk)."""
+    start = 0
+    games, decisions = samples.games, samples.decisions
+    while start < len(samples.targets) and running():
+        try:
+            slot = slots.free.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        count = slots.write(slot, samples, start)
+        start += count
+        while running():
+            try:
+                messages.put((index, slot, count, games, decisions), timeout=0.2)
+                break
+            except queue.Full:
+                continue
+        games = decisions = 0

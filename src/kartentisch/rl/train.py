@@ -12,8 +12,9 @@ The pipeline, built for throughput:
 * ``--actors N`` processes (:mod:`kartentisch.rl.actors`, numpy only, started with
   ``spawn``) each step ``--num-envs`` games together with the batch stepper and score every
   learner decision's legal actions of all games in one call of the numpy network. Their
-  samples (float16) come to the learner through a bounded queue: when the learner falls
-  behind, the actors wait rather than pile up memory.
+  samples (float16) come to the learner through shared memory, four ``--chunk`` slots per
+  actor, announced by small messages on a bounded queue: when the learner falls behind, the
+  actors wait rather than pile up memory.
 * The learner (this process; PyTorch, ``--device cpu`` or ``cuda``, the same code) keeps a
   ring buffer of the latest ``--buffer`` samples and takes one Adam step on ``--batch``
   samples per ``--batch // 2`` new ones (each sample is used about twice). Every
@@ -70,6 +71,7 @@ from kartentisch.rl.actors import (
     LEARNER,
     ActorConfig,
     Samples,
+    SampleSlots,
     SharedWeights,
     actor_process,
     parse_mix,
@@ -438,17 +440,21 @@ class Trainer:
         weights = SharedWeights(context, {k: v.shape for k, v in
                                           numpy_arrays(self.learner.net).items()})
         weights.write(numpy_arrays(self.learner.net))
-        samples: Any = context.Queue(maxsize=4 * args.actors)
+        messages: Any = context.Queue(maxsize=4 * args.actors)
         stop_event = context.Event()
         actors = []
+        slots = []
         for index in range(args.actors):
+            slots.append(SampleSlots(context, 4, args.chunk, self.encoding.obs_size,
+                                     self.encoding.feature_size))
             config = ActorConfig(
                 game=args.game, players=args.players, num_envs=args.num_envs,
                 opponents=args.opponents, target=args.target, epsilon=args.epsilon,
                 seed=derive_seed(args.seed, "actor", p.starts, index), chunk=args.chunk)
             process = context.Process(
                 target=actor_process, name=f"kartentisch-actor-{index}", daemon=True,
-                args=(index, config, weights, samples, stop_event, os.getpid()))
+                args=(index, config, weights, slots[index], messages, stop_event,
+                      os.getpid()))
             with one_blas_thread():
                 process.start()
             actors.append(process)
@@ -473,7 +479,7 @@ class Trainer:
                 if dead:
                     raise SystemExit(f"actor {dead[0].name} ended with exit code"
                                      f" {dead[0].exitcode}; its error is above")
-                self._receive(samples)
+                self._receive(messages, slots)
                 while self.learner.ready() and not self._done():
                     self.learner.update()
                     p.updates += 1
@@ -494,7 +500,7 @@ class Trainer:
             if not self.stop and (not p.curve or p.curve[-1]["updates"] != p.updates):
                 self._evaluate_and_save(clock)
         finally:
-            self._stop_actors(actors, samples, stop_event)
+            self._stop_actors(actors, messages, stop_event)
             for s, handler in old.items():
                 signal.signal(s, handler)
             p.seconds, p.eval_seconds = clock.train, clock.evaluation
@@ -502,33 +508,34 @@ class Trainer:
             self.export()
             print(progress_line(self.name, p, rate, self.learner.mean_loss()), flush=True)
 
-    def _receive(self, samples: Any) -> None:
+    def _receive(self, messages: Any, slots: list[SampleSlots]) -> None:
         """Store what the actors sent (waiting a little for the first chunk)."""
         p = self.progress
         timeout = 0.0 if self.learner.ready() else 0.1
         for _ in range(4 * self.args.actors):
             try:
-                _index, chunk = samples.get(timeout=timeout) if timeout else samples.get_nowait()
+                index, slot, count, games, decisions = (
+                    messages.get(timeout=timeout) if timeout else messages.get_nowait())
             except queue.Empty:
                 return
             timeout = 0.0
-            self.learner.store(chunk)
-            p.samples += len(chunk.targets)
-            p.games += chunk.games
-            p.decisions += chunk.decisions
+            self.learner.store(slots[index].read(slot, count))
+            slots[index].free.put(slot)
+            p.samples += count
+            p.games += games
+            p.decisions += decisions
 
-    def _stop_actors(self, actors: list[Any], samples: Any, stop_event: Any) -> None:
+    def _stop_actors(self, actors: list[Any], messages: Any, stop_event: Any) -> None:
+        """Tell the actors to stop and wait for them (each checks at least every 0.5 s);
+        one that has not ended after 10 s is terminated."""
         stop_event.set()
-        deadline = time.monotonic() + 10.0
-        while any(a.is_alive() for a in actors) and time.monotonic() < deadline:
-            with contextlib.suppress(queue.Empty):  # an actor waiting to put gets room
-                samples.get(timeout=0.05)
         for a in actors:
+            a.join(10.0)
             if a.is_alive():
                 a.terminate()
-            a.join(5.0)
-        samples.close()
-        samples.cancel_join_thread()
+                a.join(5.0)
+        messages.close()
+        messages.cancel_join_thread()
 
     def _evaluate_and_save(self, clock: Clock) -> None:
         clock.evaluating(True)
