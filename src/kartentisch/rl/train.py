@@ -526,8 +526,8 @@ class Trainer:
             p.decisions += decisions
 
     def _stop_actors(self, actors: list[Any], messages: Any, stop_event: Any) -> None:
-        """Tell the actors to stop and wait for them (each checks at least every 0.5 s);
-        one that has not ended after 10 s is terminated."""
+        """Tell the actors to stop and wait for them (each looks after every step and
+        every short wait); one that has not ended after 10 s is terminated."""
         stop_event.set()
         for a in actors:
             a.join(10.0)
