@@ -239,3 +239,11 @@ def test_unknown_opponents_are_refused_before_the_start(tmp_path: Path) -> None:
         main(["--game", "casino", "--out", str(tmp_path / "run"),
               "--opponents", "learner:0.5,nobody:0.5", *TINY])
     assert not (tmp_path / "run" / "actors.json").exists()
+
+
+def test_cuda_without_a_gpu_is_refused_in_words(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(SystemExit, match="--device cuda: PyTorch sees no GPU here"):
+        main(["--game", "casino", "--out", str(tmp_path / "run"), "--device", "cuda", *TINY])
+    assert not (tmp_path / "run" / "actors.json").exists()

@@ -307,6 +307,9 @@ class Learner:
         torch = self.torch = _torch()
         torch.set_num_threads(args.threads)
         self.args = args
+        if str(args.device).startswith("cuda") and not torch.cuda.is_available():
+            raise SystemExit(f"--device {args.device}: PyTorch sees no GPU here"
+                             f" (torch {torch.__version__}); --device cpu trains on the CPU")
         self.device = torch.device(args.device)
         self.net = build_network(torch, obs_size, feature_size, args.hidden).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr)
