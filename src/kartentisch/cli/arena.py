@@ -245,6 +245,11 @@ def make_arena_command() -> Callable[..., None]:
                 f"{st.loss_share:.1%} [{ll:.1%}, {lh:.1%}]",
                 f"{st.mean_return:+.3f}", f"{st.median_move_seconds:.3f}",
                 f"{st.max_move_seconds:.3f}")
+        if not console.is_terminal:  # a log file or a pipe: as wide as the table, no name cut
+            from rich.measure import Measurement
+
+            wide = Measurement.get(console, console.options.update_width(100_000), table)
+            console.width = max(console.width, wide.maximum)
         console.print(table)
         console.print(_("{seconds:.1f} s wall time").format(seconds=result.seconds))
         if out is not None:

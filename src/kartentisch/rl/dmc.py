@@ -72,6 +72,22 @@ class QNetwork:
         q: F32 = (h2 @ self.w3)[:, 0] + self.b3[0]
         return q
 
+    def q_rows(self, obs: F32, features: F32, rows: npt.NDArray[np.intp]) -> F32:
+        """The values of many decisions' actions in one call: ``obs`` holds one observation
+        vector per decision, ``features`` one row per action and ``rows[k]`` the decision of
+        action ``k`` (the trainer's actors score all their games' legal actions at once)."""
+        h = features @ self.w_act
+        h += (obs @ self.w_obs + self.b1)[rows]
+        np.maximum(h, 0.0, out=h)
+        h2 = h @ self.w2 + self.b2
+        np.maximum(h2, 0.0, out=h2)
+        q: F32 = (h2 @ self.w3)[:, 0] + self.b3[0]
+        return q
+
+    def arrays(self) -> dict[str, F32]:
+        """The weight arrays by name (:data:`ARRAYS`)."""
+        return {name: getattr(self, name) for name in ARRAYS}
+
     def save(self, path: str | Path) -> None:
         """Write the weights file (float16 arrays; see the module docstring)."""
         arrays = {name: getattr(self, name).astype(np.float16) for name in ARRAYS}
