@@ -317,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "players": game.players, "games": demos.games, "decisions": len(demos),
             "epochs": result.epochs, "agreement_held_out": round(result.held_out_accuracy, 4),
             "record_seconds": round(demos.seconds), "fit_seconds": round(result.seconds),
+            "wall_minutes": round((demos.seconds + result.seconds) / 60, 1),
             "hidden": list(args.hidden), "machine": machine(),
             "date": time.strftime("%Y-%m-%d", time.gmtime())}
     path = out / f"{game.spec.name}.npz"

@@ -35,6 +35,21 @@ def _shipped(game_name: str) -> QNetwork:
     return QNetwork.load(path)
 
 
+@functools.lru_cache(maxsize=8)
+def _loaded(path: str, mtime_ns: int, size: int) -> QNetwork:
+    """A weights file read once per version (the arena makes a bot per game)."""
+    del mtime_ns, size  # part of the key only: a rewritten file is read again
+    return QNetwork.load(path)
+
+
+def _load(weights: str | Path) -> QNetwork:
+    try:
+        stat = Path(weights).stat()
+    except OSError:
+        return QNetwork.load(weights)  # raises the weights file's own error
+    return _loaded(str(Path(weights).resolve()), stat.st_mtime_ns, stat.st_size)
+
+
 class LearnedBot:
     """Plays the legal action with the highest learned value (see the module docstring)."""
 
@@ -44,7 +59,7 @@ class LearnedBot:
         """``weights``: a weights file to use instead of the shipped one."""
         self.game = game
         self.encoding = encoding_for(game)
-        self.network = (QNetwork.load(weights) if weights is not None
+        self.network = (_load(weights) if weights is not None
                         else _shipped(game.spec.name))
         if self.network.game != game.spec.name:
             raise KartentischError(
