@@ -125,8 +125,8 @@ def collect(game_name: str, teacher: str, games: int, *, players: int | None = N
             action = bots[seat].act(observation, legal)
             if seat in teacher_seats and len(legal) > 1:
                 ids = [game.checked_action_id(a) for a in legal]
-                obs.append(enc.encode(observation))
-                feats.append(enc.features(observation, ids))
+                obs.append(enc.encode(observation).astype(np.float16))
+                feats.append(enc.features(observation, ids).astype(np.float16))
                 counts.append(len(ids))
                 chosen.append(legal.index(action))
                 seat_of.append(seat)
@@ -137,8 +137,8 @@ def collect(game_name: str, teacher: str, games: int, *, players: int | None = N
         returns.extend(float(final[s]) for s in seat_of)
     start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     return Demonstrations(
-        obs=np.stack(obs).astype(np.float16) if obs else np.zeros((0, enc.obs_size), np.float16),
-        feats=(np.concatenate(feats).astype(np.float16) if feats
+        obs=np.stack(obs) if obs else np.zeros((0, enc.obs_size), np.float16),
+        feats=(np.concatenate(feats) if feats
                else np.zeros((0, enc.feature_size), np.float16)),
         start=start, chosen=np.array(chosen, dtype=np.int64),
         returns=np.array(returns, dtype=np.float32), games=games,
