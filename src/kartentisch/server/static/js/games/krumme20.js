@@ -295,4 +295,6 @@ export default {
   reset() { sel = {choices: null}; },
   board, event, playerInfo, summary, param, describeMove,
   out() { return false; },
+  /** A team's score in the team game: the sum of its players' score piles (points). */
+  teamScore(obs, seats) { return seats.reduce((sum, s) => sum + obs.points[s], 0); },
 };
