@@ -38,7 +38,7 @@ from kartentisch.bots.registry import build_bot
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import Game
 from kartentisch.core.records import GameRecord, read_records, write_atomically
-from kartentisch.core.registry import descriptor, load_game
+from kartentisch.core.registry import descriptor, game_class, load_game
 from kartentisch.locale import _
 
 CHUNK_SECONDS: Final = 0.2
@@ -214,8 +214,6 @@ def _windowed(tasks: Iterable[GameTask], window: _Window,
 
 def _preload(tasks: list[GameTask]) -> list[str]:
     """Modules a worker needs for these games: imported once by the fork server."""
-    from kartentisch.core.registry import game_class
-
     modules = [__name__]
     for task in tasks[:1]:
         modules.append(game_class(task.game).__module__)
@@ -378,13 +376,29 @@ def iter_tasks(game: Game[Any, Any, Any], lineup: Sequence[str], games: int, *, 
                        record=record)
 
 
+def _game_with_teams(game_name: str, teams: int,
+                     options: Mapping[str, Any] | None) -> Game[Any, Any, Any] | None:
+    """The game with the fewest players whose options make ``teams`` teams, or ``None``."""
+    spec = game_class(game_name).spec
+    for players in range(spec.min_players, spec.max_players + 1):
+        try:
+            game = load_game(game_name, players, options)
+        except KartentischError:
+            continue
+        if len(game_teams(game)) == teams:
+            return game
+    return None
+
+
 def make_game(game_name: str, lineup: Sequence[str], players: int | None,
               options: Mapping[str, Any] | None) -> tuple[Game[Any, Any, Any], list[str]]:
     """The game for a lineup, and the lineup (one bot for every seat: repeated, or in a team
     game one bot per team spread over its seats; see :mod:`kartentisch.arena.teams`).
 
     Without ``players`` the player count is the number of bots, or the game's default
-    when a single bot (or one per team of a team option) is named."""
+    when a single bot is named; bots that are too few for a seat each but match a team
+    option's number of teams play its smallest team game (two bots and teams of two: four
+    players)."""
     lineup = list(lineup)
     n = players if players is not None else len(lineup) if len(lineup) > 1 else None
     try:
@@ -392,12 +406,10 @@ def make_game(game_name: str, lineup: Sequence[str], players: int | None,
     except KartentischError as refused:
         if players is not None or len(lineup) <= 1:
             raise
-        try:  # one bot per team: the game's usual count with these options
-            game = load_game(game_name, None, options)
-        except KartentischError:
+        found = _game_with_teams(game_name, len(lineup), options)  # one bot per team
+        if found is None:
             raise refused from None
-        if len(game_teams(game)) != len(lineup):
-            raise
+        game = found
     if len(lineup) == 1:
         lineup = lineup * game.players
     teams = game_teams(game)
