@@ -103,7 +103,7 @@ def test_one_bot_per_seat_forms_teams_by_seat_and_six_players_make_three_pairs()
     three = run_arena("krumme20", "heuristic,random,random", 6, options=PAIRS, seed=1)
     assert three.players == 6 and three.teams == ((0, 3), (1, 4), (2, 5))
     assert [t.bots for t in three.team_stats] == [
-        ("heuristic", "heuristic#2"), ("random", "random#2"), ("random#3", "random#4")]
+        ("heuristic", "heuristic#2"), ("random", "random#3"), ("random#2", "random#4")]
     assert sum(t.games for t in three.team_stats) == 18
     plain = run_arena("krumme20", "heuristic,random", 2, options={"turn_limit": 6})
     assert plain.teams == () and "teams" not in plain.summary()

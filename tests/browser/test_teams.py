@@ -8,12 +8,13 @@ words."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from tests.browser.conftest import Server, save_shot
+from tests.browser.conftest import README_SHOTS, Server, save_shot
 from tests.browser.look import axe_violations, collect_messages, notation_in, shown_messages
 from tests.browser.play import TIMEOUT, play_one, table_state
 
@@ -89,6 +90,14 @@ def _wait_any(pages: list[Any]) -> None:
             continue
 
 
+def end_shot(page: Any, shots: Path, name: str) -> None:
+    """The end screen alone (for docs/page.md with ``KARTENTISCH_README_SHOTS=1``)."""
+    end = page.locator("#end")
+    end.screenshot(path=str(shots / f"{name}-end.png"))
+    if os.environ.get("KARTENTISCH_README_SHOTS") == "1":
+        end.screenshot(path=str(README_SHOTS / f"{name}.png"))
+
+
 def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: Any,
                                                      shots: Path) -> None:
     answer = server.create("krumme20", [{"kind": "human"}, {"kind": "human"}, BOT, BOT],
@@ -140,7 +149,7 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
             assert ("The teams draw." if seat == 0 else "Die Teams spielen unentschieden.") in text
         else:
             letter = "AB"[winner]
-            names = ("Anna", "Bot") if winner == 0 else ("Bert", "Bot")
+            names = ("Anna",) if winner == 0 else ("Bert",)
             said = (f"Team {letter} wins: " if seat == 0 else f"Team {letter} gewinnt: ")
             assert said in text and said in log and all(n in log for n in names), (text, log)
             verdict = ("Your team wins!", "Your team loses.") if seat == 0 else (
@@ -154,8 +163,40 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
         assert teams == [seats[0] + seats[2], seats[1] + seats[3]], (teams, seats)
         assert not axe_violations(page), axe_violations(page)
         assert not notation_in(shown_messages(page), "krumme20")
-    save_shot(anna, shots, "teams-end-desktop", readme=True)
-    save_shot(bert, shots, "teams-end-phone", readme=True)
+    for page, name in ((anna, "teams-end-desktop"), (bert, "teams-end-phone")):
+        save_shot(page, shots, name)
+        end_shot(page, shots, name)
+
+    # a rematch keeps the teams, and the series counts wins by team
+    first_win = winner
+    anna.click("#play-again")
+    bert.locator("#accept-rematch").wait_for(timeout=TIMEOUT)
+    bert.click("#accept-rematch")
+    for page in pages:
+        page.wait_for_function(
+            "(old) => { const s = document.querySelector('section.table-view');"
+            " return s && s.dataset.table !== old && s.dataset.status === 'playing'"
+            " && !document.querySelector('#waiting'); }",
+            arg=answer["table"], timeout=TIMEOUT)
+        assert page.locator("#teams li").count() == 2
+        assert {s: m[1] for s, m in seat_marks(page).items()} == {0: "A", 1: "B", 2: "A", 3: "B"}
+    second = anna.eval_on_selector("section.table-view", "s => s.dataset.table")
+    play_both(pages)
+    with httpx.Client(timeout=10) as http:
+        again = http.get(f"{server.url}/api/tables/{second}/record").json()["returns"]
+    second_win = 0 if again[0] > again[1] else 1 if again[1] > again[0] else None
+    expected = [sum(w == team for w in (first_win, second_win)) for team in (0, 1)]
+    for page in pages:
+        page.locator("#series table").wait_for(timeout=TIMEOUT)
+        rows = page.eval_on_selector_all(
+            "#series tbody tr", "rs => rs.map(r => [r.dataset.team, r.cells[1].textContent,"
+            " Number(r.cells[2].textContent)])")
+        assert [(team, wins) for team, _who, wins in rows] == [("0", expected[0]),
+                                                               ("1", expected[1])], rows
+        assert "Anna" in rows[0][1] and "Bert" in rows[1][1]
+        assert "2" in page.locator("#series h3").inner_text()
+        assert not axe_violations(page), axe_violations(page)
+    end_shot(anna, shots, "teams-series-desktop")
     assert errors == []
     for page in pages:
         page.context.close()
@@ -163,8 +204,8 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
 
 def test_the_lobby_refuses_teams_that_do_not_fit_the_players(server: Server, browser: Any,
                                                               shots: Path) -> None:
-    for locale, words in (("en-GB", "needs 4 or 6 players, not 5"),
-                          ("de-DE", "5")):
+    for locale, words in (("en-GB", "Team play (teams of two (4 or 6 players)) needs"),
+                          ("de-DE", "Das Teamspiel (Zweierteams (4 oder 6 Spieler)) braucht")):
         context = browser.new_context(viewport={"width": 1100, "height": 950}, locale=locale)
         context.add_init_script(
             "try { localStorage.setItem('kartentisch.name', 'Anna'); } catch (e) {}")
@@ -180,9 +221,9 @@ def test_the_lobby_refuses_teams_that_do_not_fit_the_players(server: Server, bro
             "() => document.querySelector('#create-error')?.textContent.trim().length > 0",
             timeout=TIMEOUT)
         text = error.inner_text()
-        assert words in text and "k20." not in text, text
-        assert text[0].isupper() and text.rstrip().endswith("."), text
+        # the option's value in the form's words, never its notation ("pairs")
+        assert words in text and "pairs" not in text and "k20." not in text, text
+        assert text.rstrip().endswith("5."), text
         if locale == "de-DE":
-            assert "Spieler" in text and "needs" not in text, text
             save_shot(page, shots, "teams-lobby-refused-de")
         context.close()

@@ -2,7 +2,7 @@
 // its links (or open a person's seat to anyone in the lobby); see the open tables, watch
 // them or take a free seat.
 
-import {reason as reasonText, t} from "./i18n.js";
+import {reason, setParamHook, t} from "./i18n.js";
 import {api, copyText, h, replace} from "./util.js";
 import {gameModule} from "./games/index.js";
 import {hostedTables, rememberHosting} from "./host.js";
@@ -55,6 +55,36 @@ export function showLobby(root) {
   }
 
   function game() { return view.games.find((g) => g.name === view.form.game); }
+
+  /** A refusal of the new table in words: a rules option's name and value in it read as the
+   * form shows them (its label, its value's words), not as the game's notation. */
+  function reasonText(error) {
+    const words = (view.words[view.form.game] || {}).options || [];
+    setParamHook((name, value) => {
+      if (name === "name") {
+        const found = words.find((o) => o.name === value);
+        return found && found.label ? t(found.label) : null;
+      }
+      if (name === "value" && typeof value === "string") {
+        // the option this form set to ``value`` (one changed from its default first)
+        const g = game();
+        const set = words.filter((o) => o.words && o.words[value] &&
+                                        view.form.options[o.name] === value);
+        const changed = set.filter((o) => {
+          const option = g && g.options.find((x) => x.name === o.name);
+          return option && String(option.default) !== value;
+        });
+        const found = changed[0] || set[0];
+        return found ? t(found.words[value]) : null;
+      }
+      return null;
+    });
+    try {
+      return reason(error);
+    } finally {
+      setParamHook(null);
+    }
+  }
 
   function optionControl(option) {
     const id = `opt-${option.name}`;

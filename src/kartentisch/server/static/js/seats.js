@@ -20,11 +20,17 @@ export function seatPositions(players, me) {
   return others.map((s, k) => [k === 0 ? "left" : k === n - 1 ? "right" : "top", s]);
 }
 
-/** A seat's initial in its colour (a person's first letter, or the seat number). */
-function avatar(seat, label) {
+/** A seat's initial in its colour (a person's first letter, or the seat number); in a team
+ * game in its team's colour, with the team's letter as a badge on its corner (the words
+ * "Team A" for screen readers beside it). */
+function avatar(seat, label, team = null) {
   const letter = (label || "").trim().charAt(0).toUpperCase() || String(seat);
-  return h("span", {class: "avatar", "aria-hidden": "true",
-                    style: `background:${COLOURS[seat % COLOURS.length]}`}, letter);
+  if (team === null) {
+    return h("span", {class: "avatar", "aria-hidden": "true",
+                      style: `background:${COLOURS[seat % COLOURS.length]}`}, letter);
+  }
+  return h("span", {class: "avatar-team"},
+    h("span", {class: "avatar", "aria-hidden": "true"}, letter), teamTag(team));
 }
 
 /** One seat: ``info`` = {seat, name, kind (words), bot (bool), line, clock, toMove, out,
@@ -38,8 +44,7 @@ function seatItem(info, position, content) {
   return h("li", {class: classes.join(" "), dataset: team === null ? {seat: info.seat} : {seat: info.seat, team},
                   "aria-current": info.toMove ? "true" : null, "aria-label": info.label},
     h("div", {class: "seat-head"},
-      avatar(info.seat, info.initial),
-      team === null ? null : teamTag(team),
+      avatar(info.seat, info.initial, team),
       h("span", {class: "seat-name player-name"}, info.name),
       info.bot ? h("span", {class: "bot-mark", title: info.botMark}, info.botShort || info.botMark) : null,
       info.toMove ? h("span", {class: "seat-clock", dataset: {clock: info.seat}}, info.clock || "") : null),
