@@ -197,6 +197,14 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
         assert "2" in page.locator("#series h3").inner_text()
         assert not axe_violations(page), axe_violations(page)
     end_shot(anna, shots, "teams-series-desktop")
+    # the replay shows the teams too, and the team result at its end
+    anna.click("#replay-link")
+    anna.locator("section.replay").wait_for(timeout=TIMEOUT)
+    assert {s: m[1] for s, m in seat_marks(anna).items()} == {0: "A", 1: "B", 2: "A", 3: "B"}
+    anna.click("#last")
+    anna.locator("section.replay #team-result").wait_for(timeout=TIMEOUT)
+    assert "Team" in anna.locator("section.replay li.ev-team-result").inner_text()
+    assert not axe_violations(anna), axe_violations(anna)
     assert errors == []
     for page in pages:
         page.context.close()

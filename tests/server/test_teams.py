@@ -69,6 +69,9 @@ def test_a_finished_team_game_gives_partners_one_result(sqlite_server: Any) -> N
         await bert.close()
 
     asyncio.run(run())
+    with sqlite_server.http() as http:  # the replay tells the teams as the table did
+        replay = http.get(f"/api/web/replay/{made['table']}", params={"view": "all"}).json()
+    assert replay["teams"] == [[0, 2], [1, 3]]
 
 
 def test_a_team_option_that_does_not_fit_the_players_is_refused_in_words(
