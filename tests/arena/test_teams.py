@@ -109,6 +109,16 @@ def test_one_bot_per_seat_forms_teams_by_seat_and_six_players_make_three_pairs()
     assert plain.teams == () and "teams" not in plain.summary()
 
 
+def test_casino_partnerships_are_teams_too() -> None:
+    result = run_arena("casino", "heuristic,random", 4, options={"partnerships": True})
+    assert result.players == 4 and result.teams == ((0, 2), (1, 3))
+    assert [t.bots for t in result.team_stats] == [("heuristic", "heuristic#2"),
+                                                    ("random", "random#2")]
+    assert sum(t.wins + t.losses for t in result.team_stats) == 8  # no draws in Casino
+    alone = run_arena("casino", "heuristic,random,random,random", 4)
+    assert alone.teams == () and alone.team_stats == []
+
+
 def _arena(*args: str) -> Any:
     app = typer.Typer()
     app.command()(make_arena_command())

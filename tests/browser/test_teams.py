@@ -235,3 +235,20 @@ def test_the_lobby_refuses_teams_that_do_not_fit_the_players(server: Server, bro
         if locale == "de-DE":
             save_shot(page, shots, "teams-lobby-refused-de")
         context.close()
+
+
+def test_casino_partnerships_show_as_teams(server: Server, browser: Any, shots: Path) -> None:
+    answer = server.create("casino", [{"kind": "human"}, BOT, BOT, BOT], players=4,
+                           options={"partnerships": True})
+    context = browser.new_context(viewport={"width": 1200, "height": 950}, locale="de-DE")
+    page = context.new_page()
+    page.goto(answer["seats"][0]["link"])
+    page.wait_for_selector("section.table-view .felt")
+    page.locator("#teams li").nth(1).wait_for(timeout=TIMEOUT)
+    assert {s: m[1] for s, m in seat_marks(page).items()} == {0: "A", 1: "B", 2: "A", 3: "B"}
+    mine = page.locator("#teams li.my-team")
+    assert mine.count() == 1 and "(dein Team)" in mine.inner_text()
+    assert "Punkt" in mine.inner_text()  # the partnership's points, as the game counts them
+    assert not axe_violations(page), axe_violations(page)
+    save_shot(page, shots, "teams-casino-de")
+    context.close()

@@ -1,7 +1,7 @@
-"""Teams at a real table server: Krumme20's team game (option ``teams``) as the protocol
-carries it (the create answer, the welcome, the lobby's list, a finished game's returns),
-and a team option that does not fit the player count refused with the game's reason code,
-in words in English and German."""
+"""Teams at a real table server: Krumme20's team game (option ``teams``) and Casino's
+partnerships as the protocol carries them (the create answer, the welcome, the lobby's
+list, a finished game's returns, the replay), and a team option that does not fit the
+player count refused with the game's reason code, in words in English and German."""
 
 from __future__ import annotations
 
@@ -34,6 +34,9 @@ def test_a_team_table_tells_its_teams_to_everyone(sqlite_server: Any) -> None:
     six = sqlite_server.create(game="krumme20", players=6, options={"teams": "trios"},
                                seats=[HUMAN, BOT, BOT, BOT, BOT, BOT])
     assert six["teams"] == [[0, 2, 4], [1, 3, 5]]
+    partners = sqlite_server.create(game="casino", players=4, options={"partnerships": True},
+                                    seats=[HUMAN, BOT, BOT, BOT])
+    assert partners["teams"] == [[0, 2], [1, 3]]
     with sqlite_server.http() as http:
         listed = {t["id"]: t for t in http.get("/api/tables").json()["tables"]}
     assert listed[made["table"]]["teams"] == [[0, 2], [1, 3]]
