@@ -20,7 +20,9 @@ so every bot still plays every deal from every seat.
 
 A team's return in a game is the mean of its seats' returns; a team *wins* when that is the
 highest and not every team's is equal, and *loses* when it is the lowest under the same
-condition (:func:`kartentisch.arena.stats.outcome_flags` on the teams' returns).
+condition (:func:`kartentisch.arena.stats.outcome_flags` on the teams' returns). The bots'
+own rows (and their openskill ratings) stay as in any game: each seat's return for its bot,
+so partners that share a team's return rank equal in a game.
 """
 
 from __future__ import annotations
