@@ -212,6 +212,9 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
 
 def test_the_lobby_refuses_teams_that_do_not_fit_the_players(server: Server, browser: Any,
                                                               shots: Path) -> None:
+    # a listed team table says who plays with whom, so a free seat's partner is known
+    listed = server.create("krumme20", [BOT, {"kind": "human", "open": True}, BOT, BOT],
+                           players=4, options=PAIRS)
     for locale, words in (("en-GB", "Team play (teams of two (4 or 6 players)) needs"),
                           ("de-DE", "Das Teamspiel (Zweierteams (4 oder 6 Spieler)) braucht")):
         context = browser.new_context(viewport={"width": 1100, "height": 950}, locale=locale)
@@ -220,6 +223,10 @@ def test_the_lobby_refuses_teams_that_do_not_fit_the_players(server: Server, bro
         page = context.new_page()
         page.goto(server.url + "/")
         page.wait_for_selector("#create")
+        entry = page.locator(f"#open-tables li[data-table='{listed['table']}']")
+        entry.wait_for(timeout=TIMEOUT)
+        team_b = "Team B: " + ("free seat" if locale == "en-GB" else "freier Platz")
+        assert "Team A: " in entry.inner_text() and team_b in entry.inner_text()
         page.check("input[name=game][value=krumme20]")
         page.select_option("#players", "5")
         page.select_option("#opt-teams", "pairs")

@@ -7,6 +7,7 @@ import {api, copyText, h, replace} from "./util.js";
 import {gameModule} from "./games/index.js";
 import {hostedTables, rememberHosting} from "./host.js";
 import {checkName, myName, rememberName} from "./names.js";
+import {teamName} from "./teams.js";
 
 const SEARCH_BOTS = ["ismcts", "pimc"];
 const CLOCKS = [null, 30, 60, 120, 300];
@@ -325,6 +326,18 @@ export function showLobby(root) {
     refreshTables();
   }
 
+  /** Who sits at a listed table (a free seat said as such); in a team game by team, so a
+   * person taking a free seat knows whose partner they become. */
+  function seatsText(table) {
+    const one = (s) => s.kind === "human" ?
+      (s.open ? t("free seat") : s.name ? `${s.name} (${s.connected ? t("here") : t("away")})` :
+        s.connected ? t("person (here)") : t("person (away)")) :
+      botLabel(s.bot);
+    if (!table.teams || !table.teams.length) return table.seats.map(one).join(", ");
+    return table.teams.map((seats, i) =>
+      `${teamName(i)}: ${seats.map((n) => one(table.seats[n])).join(", ")}`).join("; ");
+  }
+
   function renderTables() {
     if (!tables.length) { replace(tablesBox, h("p", {}, t("No open table right now."))); return; }
     replace(tablesBox, h("ul", {class: "tables"}, tables.map((table) => {
@@ -333,10 +346,7 @@ export function showLobby(root) {
         h("strong", {}, table.title), " · ",
         t("{players} players", {players: table.players}), " · ",
         t("move {move}", {move: table.move}), " · ",
-        table.seats.map((s) => s.kind === "human" ?
-          (s.open ? t("free seat") : s.name ? `${s.name} (${s.connected ? t("here") : t("away")})` :
-            s.connected ? t("person (here)") : t("person (away)")) :
-          botLabel(s.bot)).join(", "), " ",
+        seatsText(table), " ",
         free.length ? h("button", {type: "button", class: "primary take-seat",
                                    onclick: (e) => takeSeat(table, e.currentTarget)},
           t("Take a seat")) : null, " ",
