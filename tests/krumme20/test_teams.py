@@ -95,7 +95,7 @@ def test_team_play_refuses_other_player_counts(mode: str, players: int, allowed:
         load_game("krumme20", players, {"teams": mode})
     assert caught.value.code == "k20.team_players"
     assert caught.value.params == {"value": mode, "allowed": allowed, "players": players}
-    assert f"needs {allowed} players, not {players}" in str(caught.value)
+    assert f"player counts only: {allowed}; not {players}" in str(caught.value)
 
 
 @pytest.mark.parametrize("option", [{"team_targets": False}, {"team_foul_reward": True}])
@@ -136,7 +136,7 @@ def test_the_team_with_the_most_points_wins_though_a_rival_seat_has_more(build: 
     assert state.winners() == [0, 2]
     assert state.returns() == [1.0, 0.0, 1.0, 0.0]
     assert state.events[-1].data == {"scores": [9, 13, 6, 0], "team_scores": [15, 13],
-                                     "winners": [0, 2]}
+                                     "teams": [[0, 2], [1, 3]], "winners": [0, 2]}
 
 
 def test_tied_teams_share_the_win(build: Build) -> None:
