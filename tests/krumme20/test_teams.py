@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 from tests.krumme20.conftest import Build
 from tests.krumme20.test_properties import check_invariants, examples
 
+from kartentisch.bots import make_bot
 from kartentisch.core.errors import InvalidOptionsError
 from kartentisch.core.registry import descriptor, load_game
 from kartentisch.games.krumme20 import K20State
 from kartentisch.games.krumme20.actions import ACTIONS, Flip, Take, action_id
+from kartentisch.games.krumme20.rollout import rollout_action
 from kartentisch.games.krumme20.search import evaluate
 from kartentisch.games.krumme20.teams import team_of, team_points, team_seats
 from kartentisch.testing import QUICK, check_game
@@ -95,7 +97,7 @@ def test_team_play_refuses_other_player_counts(mode: str, players: int, allowed:
         load_game("krumme20", players, {"teams": mode})
     assert caught.value.code == "k20.team_players"
     assert caught.value.params == {"value": mode, "allowed": allowed, "players": players}
-    assert f"needs {allowed} players, not {players}" in str(caught.value)
+    assert f"player counts only: {allowed}; not {players}" in str(caught.value)
 
 
 @pytest.mark.parametrize("option", [{"team_targets": False}, {"team_foul_reward": True}])
@@ -136,7 +138,7 @@ def test_the_team_with_the_most_points_wins_though_a_rival_seat_has_more(build: 
     assert state.winners() == [0, 2]
     assert state.returns() == [1.0, 0.0, 1.0, 0.0]
     assert state.events[-1].data == {"scores": [9, 13, 6, 0], "team_scores": [15, 13],
-                                     "winners": [0, 2]}
+                                     "teams": [[0, 2], [1, 3]], "winners": [0, 2]}
 
 
 def test_tied_teams_share_the_win(build: Build) -> None:
@@ -279,3 +281,38 @@ def test_six_player_team_games_pass_the_conformance_checks(options: dict[str, An
     # six players (three pairs, two trios) here
     report = check_game("krumme20", 6, options, games=1, seed=60, depth=QUICK)
     assert report.games == 1 and report.actions > 0
+
+
+def test_the_heuristic_and_its_playouts_never_work_against_a_teammate() -> None:
+    # a bot that takes or turns its teammate's cards, or whose playouts do, would play
+    # against its own team: in team games neither ever targets a teammate
+    for mode, players in (("pairs", 4), ("trios", 6)):
+        game = load_game("krumme20", players, {"teams": mode})
+        team = team_of(mode, players)
+        checked = 0
+        for seed in range(3):
+            state = game.new_initial_state(seed)
+            bots = [make_bot("heuristic", game, seat) for seat in range(players)]
+            while not state.is_terminal():
+                seat = state.current_player
+                legal = state.legal_actions()
+                chosen = bots[seat].act(state.observation(seat), legal)
+                fast = rollout_action(state, state.legal_action_ids(), random.Random(0))
+                assert fast == action_id(chosen)
+                if isinstance(chosen, Take | Flip) and chosen.seat != seat:
+                    assert team[chosen.seat] != team[seat], (seed, chosen)
+                checked += any(isinstance(a, Take | Flip) and a.seat != seat
+                               and team[a.seat] == team[seat] for a in legal)
+                state.apply(chosen)
+        assert checked > 0  # the bots had the chance and did not take it
+
+
+def test_a_search_bot_plays_a_team_game_to_the_end() -> None:
+    game = load_game("krumme20", 4, {"teams": "pairs", "turn_limit": 12})
+    state = game.new_initial_state(7)
+    bots = [make_bot("ismcts", game, seat, iterations=8) if seat == 0
+            else make_bot("heuristic", game, seat) for seat in range(4)]
+    while not state.is_terminal():
+        seat = state.current_player
+        state.apply(bots[seat].act(state.observation(seat), state.legal_actions()))
+    check_team_invariants(state)

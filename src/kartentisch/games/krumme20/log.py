@@ -42,7 +42,8 @@ kind                payload fields (bits)
 ``no_card``         nothing
 ``turn``            total (8), turn number (the rest)
 ``game_over``       nothing; next word: the scores (winners: the seats with the most; in
-                    the team game the members of the best teams, and ``team_scores``)
+                    the team game the members of the best teams, ``team_scores``
+                    and ``teams``, the seats of each)
 ``deal``            start seat (3), sums (4 each)
 ==================  ===============================================================
 
@@ -232,6 +233,8 @@ def decode(log: array[int], at: int, players: int,
                 totals[team[s]] += v
             best = max(totals)
             data = {"scores": scores, "team_scores": totals,
+                    "teams": [[s for s in range(players) if team[s] == t]
+                              for t in range(len(totals))],
                     "winners": [s for s in range(players) if totals[team[s]] == best]}
     elif kind == DEAL:
         data = {"sums": [(p >> (3 + 4 * s)) & 15 for s in range(players)], "start": p & 7}

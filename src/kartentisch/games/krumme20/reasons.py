@@ -77,7 +77,7 @@ REASONS: Final = Reasons(
         ),
         # rules options of the team variant (InvalidOptionsError)
         "k20.team_players": N_(
-            "team play ({value}) needs {allowed} players, not {players}"
+            "team play ({value}) is for these player counts only: {allowed}; not {players}"
         ),
         "k20.team_option_alone": N_(
             "option {name} applies only to team play: choose teams as well"
