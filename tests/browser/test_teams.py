@@ -215,8 +215,8 @@ def test_the_lobby_refuses_teams_that_do_not_fit_the_players(server: Server, bro
     # a listed team table says who plays with whom, so a free seat's partner is known
     listed = server.create("krumme20", [BOT, {"kind": "human", "open": True}, BOT, BOT],
                            players=4, options=PAIRS)
-    for locale, words in (("en-GB", "Team play (teams of two (4 or 6 players)) needs"),
-                          ("de-DE", "Das Teamspiel (Zweierteams (4 oder 6 Spieler)) braucht")):
+    for locale, words in (("en-GB", "Team play (teams of two (4 or 6 players))"),
+                          ("de-DE", "Das Teamspiel (Zweierteams (4 oder 6 Spieler))")):
         context = browser.new_context(viewport={"width": 1100, "height": 950}, locale=locale)
         context.add_init_script(
             "try { localStorage.setItem('kartentisch.name', 'Anna'); } catch (e) {}")
