@@ -203,7 +203,9 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
     assert {s: m[1] for s, m in seat_marks(anna).items()} == {0: "A", 1: "B", 2: "A", 3: "B"}
     anna.click("#last")
     anna.locator("section.replay #team-result").wait_for(timeout=TIMEOUT)
-    assert "Team" in anna.locator("section.replay li.ev-team-result").inner_text()
+    said = ("The teams draw." if second_win is None else
+            f"Team {'AB'[second_win]} wins: ")
+    assert said in anna.locator("section.replay li.ev-team-result").inner_text()
     assert not axe_violations(anna), axe_violations(anna)
     assert errors == []
     for page in pages:

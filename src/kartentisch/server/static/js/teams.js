@@ -72,7 +72,8 @@ export function teamsBar(teams, {name, score, me}) {
         h("span", {class: "team-players"}, members(seats, name)),
         i === mine ? h("span", {class: "team-yours"}, ` (${t("your team")})`) : null,
         points === null || points === undefined ? null :
-          h("span", {class: "team-score"}, " · ", tn("{n} point", "{n} points", points)));
+          h("span", {class: "team-score"}, h("span", {class: "team-sep"}, "· "),
+            tn("{n} point", "{n} points", points)));
     }));
 }
 
