@@ -501,3 +501,37 @@ def test_trail_rule_is_one_predicate(options: dict[str, object]) -> None:
                 assert (error.code, {k: error.params[k] for k in refusal[1]}) == refusal
                 seen[refusal[0]] = seen.get(refusal[0], 0) + 1
     assert sum(seen.values()) > 20, seen
+
+
+@pytest.mark.parametrize("raising", ["none", "single", "any"])
+def test_raise_rule_is_one_predicate(raising: str) -> None:
+    """The move generator offers raises of exactly the builds that
+    :func:`~kartentisch.games.casino.table.raise_refusal` (the predicate the explanation
+    words) lets through: with every other condition of a raise met (a card from the hand
+    makes a value of at most 10 that the player holds another card of, the owner's duty
+    off), a raise is offered when the predicate allows it and refused with its code when
+    not. Random positions, where some players try raises that the rule forbids."""
+    from kartentisch.games.casino.table import raise_refusal
+
+    seen: dict[str, int] = {}
+    for state in positions({"raising": raising, "owner_keeps_capture_card": False}, games=3):
+        legal = set(legal_ids(state))
+        hand = state.hands[state.current_player]
+        for u, build in state.builds.items():
+            refusal = raise_refusal(raising, build)
+            for card in hand:
+                w = u + VALUES[card]
+                held = [c for c in hand if c != card and VALUES[c] == w]
+                if not VALUES[card] or w > 10 or not held:
+                    continue
+                raise_ = acts.Build(card, w, (), u, w in state.builds)
+                offered = acts.action_id(raise_) in legal
+                assert offered == (refusal is None), (raising, raise_, build)
+                if refusal is not None:
+                    assert state.why_illegal(raise_).code == refusal
+                kind = refusal or ("multiple raised" if build.multiple else "raised")
+                seen[kind] = seen.get(kind, 0) + 1
+    expected = {"none": {"casino.no_raising"},
+                "single": {"casino.multiple_not_raised", "raised"},
+                "any": {"multiple raised", "raised"}}[raising]
+    assert expected <= set(seen), seen

@@ -18,7 +18,7 @@ from kartentisch.games.casino.actions import Action, Build, Capture, format_acti
 from kartentisch.games.casino.cards import VALUES, card_name, card_names, is_face
 from kartentisch.games.casino.combinatorics import can_partition
 from kartentisch.games.casino.reasons import REASONS, plain
-from kartentisch.games.casino.table import bare_build, trail_refusal
+from kartentisch.games.casino.table import bare_build, raise_refusal, trail_refusal
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
@@ -83,8 +83,9 @@ def why_illegal(state: CasinoState, action: Action) -> IllegalActionError:
             b = state.builds.get(action.raised)
             if b is None:
                 return fail("casino.no_build_to_raise", value=action.raised)
-            if b.multiple:
-                return fail("casino.multiple_not_raised")
+            refused = raise_refusal(options.raising, b)
+            if refused is not None:
+                return fail(refused)
         if (action.value in state.builds) != action.merged:
             if action.value in state.builds:
                 return fail("casino.must_join", value=action.value)

@@ -87,6 +87,7 @@ CaptureDraft: Final = actions.CaptureDraft
 Trail: Final = actions.Trail
 TrailDraft: Final = actions.TrailDraft
 trail_banned: Final = table.trail_banned
+raisable_builds: Final = table.raisable
 bisect_right: Final = bisect.bisect_right
 
 
@@ -762,18 +763,12 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
         held |= bit
     owned = 0  # bit v: the player owns the build of value v; built: a build of v stands
     built = 0
-    raisable: list[int] = []  # the values of the single builds (only those can be raised)
     for u, b in builds.items():
         built |= 1 << u
         if b.owner == seat:
             owned |= 1 << u
-        total = 0
-        for c in b.cards:
-            total += VALUES[c]
-        if total == u:  # a single build (BuildUnit.multiple, without its generator)
-            raisable.append(u)
-    if len(raisable) > 1:
-        raisable.sort()
+    # The builds that may be raised (option raising), ascending: the rule in table.py.
+    raisable = raisable_builds(state._raising, builds)
     # The trail ban (table.trail_banned: none without a build the player owns).
     banned = owned != 0 and trail_banned(state._every_turn, builds, seat, state.last_turn[seat])
     keeps = state._keeps and owned != 0
@@ -836,7 +831,7 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
         if merged:
             ids += merged
             merged = []
-        # raises of single builds
+        # raises of the builds that may be raised
         for u in raisable:
             w = u + cv
             if w > 10 or not held >> w & 1:

@@ -1,4 +1,5 @@
-"""The table's builds, the pack's public log, and the rules of a trail that read them.
+"""The table's builds, the pack's public log, and the rules of a trail and of raising that
+read them.
 
 The rules of when a player may trail stand here once, as predicates on the table:
 :func:`trail_banned` (option ``trail_ban``), :func:`bare_build` (the owner's duty, option
@@ -10,6 +11,10 @@ putting them together in the order a player would ask, :func:`trail_refusal`.
 there per card costs several percent of a move), and a test
 (``tests/casino/test_fast_paths.py``, ``test_trail_rule_is_one_predicate``) holds every
 card's trail of every position it offers or refuses to :func:`trail_refusal`.
+
+The rule of raising (option ``raising``) stands here once too: :func:`raise_refusal`, which
+the move generator asks through :func:`raisable` and the explanation words
+(``test_raise_rule_is_one_predicate`` holds them together).
 """
 
 from __future__ import annotations
@@ -40,7 +45,8 @@ class BuildUnit:
 
     @property
     def multiple(self) -> bool:
-        """Whether it is a multiple build (a call), which can never be raised."""
+        """Whether it is a multiple build (a call): its cards add up to more than its value
+        (several groups of it, or, with option ``raising`` = ``any``, a raised call)."""
         return sum(VALUES[c] for c in self.cards) != self.value
 
 
@@ -130,6 +136,34 @@ def trail_refusal(state: CasinoState, card: int) -> tuple[str, dict[str, object]
     if not options.trail_when_capture_possible and can_capture(state, card):
         return "casino.trail_can_capture", {}
     return None
+
+
+def raise_refusal(raising: str, build: BuildUnit) -> str | None:
+    """The rule of raising (option ``raising``): why ``build`` may not be raised now, as a
+    reason code, or None when a card from the hand may raise it (the card's value and the
+    card kept for the new value are checked elsewhere, as for every build).
+
+    The rulebook reads both ways: "kann von keinem Spieler erhöht werden" forbids raising,
+    yet its own example turns "eine gebildete 8" into a 9 with an ace. ``none`` follows the
+    ban, ``single`` (the default) the standard game (a single build may be raised, a
+    multiple build never), ``any`` the example for every build."""
+    if raising == "none":
+        return "casino.no_raising"
+    if raising == "single" and build.multiple:
+        return "casino.multiple_not_raised"
+    return None
+
+
+def raisable(raising: str, builds: Mapping[int, BuildUnit]) -> list[int]:
+    """The values of the builds on the table that may be raised, ascending: those that
+    :func:`raise_refusal` lets through (the move generator asks this once per position
+    with builds, :mod:`~kartentisch.games.casino.explain` words a refusal)."""
+    if raising == "none":
+        return []
+    values = [u for u, b in builds.items() if raise_refusal(raising, b) is None]
+    if len(values) > 1:
+        values.sort()
+    return values
 
 
 def describe_table(loose: list[int], builds: Mapping[int, BuildUnit]) -> str:
