@@ -31,8 +31,8 @@ def test_single_is_the_default() -> None:
     assert Casino(2).options.raising == "single"
 
 
-# "Eine angelegte Kombination bleibt auf dem Ausgangswert und kann von keinem Spieler
-# erhöht werden": with raising=none no build is ever raised.
+# "bleibt auf dem Ausgangswert", "kann von keinem Spieler erhöht werden": with
+# raising=none no build is ever raised.
 @pytest.mark.parametrize("build", [EIGHT_OF_TWO_AND_SIX, CALL_OF_EIGHTS])
 def test_none_raises_no_build(setup: Setup, build: tuple[int, str, int, int]) -> None:
     state = setup(options={"raising": "none"}, hands=["Ac 9d 8h 8s", "8d Kd"],
@@ -47,8 +47,8 @@ def test_none_raises_no_build(setup: Setup, build: tuple[int, str, int, int]) ->
     assert list(state.builds) == [8] and state.builds[8].owner == 0
 
 
-# "Ein Spieler kann ein Ass zu einer gebildeten 8 hinzufügen, um sie in eine gebildete 9 zu
-# verwandeln": with raising=single (the default) a single build is raised ...
+# An ace added "zu einer gebildeten 8" makes "eine gebildete 9": with raising=single (the
+# default) a single build is raised ...
 @pytest.mark.parametrize("options", [{}, {"raising": "single"}])
 def test_single_raises_a_single_build(setup: Setup, options: dict[str, str]) -> None:
     state = setup(options=options, hands=["Ac 9d", "8d Kd"], builds=[EIGHT_OF_TWO_AND_SIX])
@@ -65,8 +65,8 @@ def test_single_never_raises_a_multiple_build(setup: Setup) -> None:
     assert refusal(state, Build(C("Ac"), 9, (), 8)).code == "casino.multiple_not_raised"
 
 
-# "um sie in eine gebildete 9 zu verwandeln", read for every combination: with raising=any a
-# call is raised too. It becomes a build of the new value, taken whole by that value.
+# "eine gebildete 9" out of "einer gebildeten 8", read for every combination: with
+# raising=any a call is raised too. It becomes a build of the new value, taken whole by that value.
 def test_any_raises_a_call(setup: Setup) -> None:
     state = setup(options={"raising": "any"}, hands=["Ac 9d 3s", "8d Kd Qd"],
                   builds=[CALL_OF_EIGHTS])
@@ -111,9 +111,9 @@ def test_a_raised_call_is_a_position_only_with_any(setup: Setup) -> None:
             Casino(2, {"raising": reading}).state_from_json(other)
 
 
-# Decision: "wenn eine Karte aus der Hand eines Spielers mit einer Karte in der Mitte
-# kombiniert wird" names one loose card; the text also lets "Mehrere Karten aus der Mitte"
-# be added for a capture and gathered into a call, so a build may take several loose cards.
+# Decision: a build combines the card "mit einer Karte in der Mitte", one loose card; the
+# text also lets "Mehrere Karten aus der Mitte" be added for a capture and gathered into a
+# call, so a build may take several loose cards.
 def test_a_build_may_take_several_loose_cards(setup: Setup) -> None:
     state = setup(hands=["2h 8s", "Kc Kd"], loose="3c 3d")
     build = Build(C("2h"), 8, (C("3c"), C("3d")))
@@ -123,8 +123,8 @@ def test_a_build_may_take_several_loose_cards(setup: Setup) -> None:
     assert not state.builds[8].multiple
 
 
-# Decision: "Kann ein Spieler keine Karte nehmen, muss er eine Karte nachziehen" is read as
-# "must trail when nothing else is possible": the text's own build example (a 2 onto a 6,
+# Decision: "Kann ein Spieler keine Karte nehmen", he must trail ("nachziehen"), read as
+# "trails when nothing else is possible": the text's own build example (a 2 onto a 6,
 # holding an 8) takes nothing, so a player who cannot capture may build instead.
 def test_a_player_who_cannot_capture_may_build(setup: Setup) -> None:
     state = setup(hands=["2h 8s", "Kc Kd"], loose="6c")
