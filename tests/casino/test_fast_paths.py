@@ -535,3 +535,37 @@ def test_raise_rule_is_one_predicate(raising: str) -> None:
                 "single": {"casino.multiple_not_raised", "raised"},
                 "any": {"multiple raised", "raised"}}[raising]
     assert expected <= set(seen), seen
+
+
+def test_no_capture_rule_is_one_predicate() -> None:
+    """With option ``build_without_capture`` off, the move generator offers what it offers
+    with the option on, except to a player with no legal capture: only the trails (all of
+    them when the trail rules leave none), as
+    :func:`~kartentisch.games.casino.table.no_capture_refusal` says; every build it drops
+    is explained with the predicate's code."""
+    from kartentisch.games.casino.table import no_capture_refusal
+
+    usual = Casino(2, {"owner_keeps_capture_card": False})
+    seen = {"captures": 0, "trails only": 0, "builds dropped": 0}
+    for state in positions({"build_without_capture": False,
+                            "owner_keeps_capture_card": False}, games=3):
+        doc = state.to_json()
+        free = usual.state_from_json({**doc, "options": usual.options_json()})
+        wide = list(free.legal_action_ids())
+        kinds = {aid: type(acts.action_from_id(aid)) for aid in wide}
+        captures = acts.Capture in kinds.values()
+        assert no_capture_refusal(False, captures) == (None if captures else "casino.must_trail")
+        legal = list(legal_ids(state))
+        if captures:
+            assert legal == wide
+            seen["captures"] += 1
+            continue
+        trails = [aid for aid in wide if kinds[aid] is acts.Trail]
+        hand = sorted(state.hands[state.current_player])
+        assert legal == (trails or [acts.action_id(acts.Trail(c)) for c in hand])
+        seen["trails only"] += 1
+        for aid in wide:
+            if kinds[aid] is acts.Build:
+                assert state.why_illegal(acts.action_from_id(aid)).code == "casino.must_trail"
+                seen["builds dropped"] += 1
+    assert min(seen.values()) > 5, seen

@@ -744,7 +744,19 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                     xs = _spread(key)
                 for x in xs:
                     ids.append(base + (lc & x))
+    if not state._build_free:  # option build_without_capture off: only trails, or a capture
+        return tuple(_trails_without_capture(ids))
     return tuple(ids)
+
+
+def _trails_without_capture(ids: list[int]) -> list[int]:
+    """``ids`` when one of them is a capture, else only their trails: with option
+    ``build_without_capture`` off, a player who can capture nothing must trail (the rule
+    is :func:`~.table.no_capture_refusal`; a test holds the two together)."""
+    for i in ids:
+        if CODE_CAPTURE <= SEG_ROWS[segment_of(i)][2] <= CODE_CAPTURE_BUILD:
+            return ids
+    return [i for i in ids if SEG_ROWS[segment_of(i)][2] == CODE_TRAIL]
 
 
 def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, reach: int,
@@ -844,6 +856,8 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
                 ids.append(ID_BASE[key + CODE_RAISE - 1 + u])
         if merged:
             ids += merged
+    if not state._build_free:  # option build_without_capture off: only trails, or a capture
+        ids = _trails_without_capture(ids)
     if not ids:
         # Only reachable when the owner's duties are off: a player who may not trail
         # and has nothing else to do may trail after all (documented decision).

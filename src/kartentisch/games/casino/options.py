@@ -32,6 +32,12 @@ class CasinoOptions:
     """Which builds may be raised (the rulebook reads both ways, see docs/rules/casino.md):
     ``none`` (a build keeps its first value), ``single`` (a single build may be raised, a
     multiple build never: the standard game and the default) or ``any``."""
+    build_without_capture: bool = option(
+        True, N_("Build without a capture"),
+        N_("Whether a player who can capture nothing may build, raise or join a build "
+           "instead of trailing."))
+    """May a player who can capture nothing build (the usual reading, default), or must
+    they trail (the rulebook's sentence on trailing read literally)?"""
     trail_ban: str = option(
         "next_turn", N_("No trailing by a build's owner"),
         N_("When a build's owner may not trail: on their next turn while the build is "

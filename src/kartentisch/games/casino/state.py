@@ -289,7 +289,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
     """A Casino game in progress."""
 
     __slots__ = (
-        "_capture_all", "_current", "_events", "_events_at", "_every_turn", "_given",
+        "_build_free", "_capture_all", "_current", "_events", "_events_at", "_every_turn",
+        "_given",
         "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_loose",
         "_next", "_offered", "_plays", "_plays_at", "_raising", "_reach", "_sweeps",
         "_trail_capturer",
@@ -367,6 +368,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._keeps = bool(options.owner_keeps_capture_card)
         self._every_turn = options.trail_ban == "while_build_stands"
         self._raising: str = options.raising
+        self._build_free = bool(options.build_without_capture)
         if deal_now:
             self._start_pack()
 

@@ -14,7 +14,8 @@ card's trail of every position it offers or refuses to :func:`trail_refusal`.
 
 The rule of raising (option ``raising``) stands here once too: :func:`raise_refusal`, which
 the move generator asks through :func:`raisable` and the explanation words
-(``test_raise_rule_is_one_predicate`` holds them together).
+(``test_raise_rule_is_one_predicate`` holds them together); and the rule of a player who
+can capture nothing (option ``build_without_capture``): :func:`no_capture_refusal`.
 """
 
 from __future__ import annotations
@@ -164,6 +165,21 @@ def raisable(raising: str, builds: Mapping[int, BuildUnit]) -> list[int]:
     if len(values) > 1:
         values.sort()
     return values
+
+
+def no_capture_refusal(build_without_capture: bool, captures: bool) -> str | None:
+    """The rule of a player who can capture nothing (option ``build_without_capture``): why
+    they may not build, raise or join a build now, as a reason code, or None when they may.
+    ``captures``: whether any capture is legal for them now.
+
+    "Kann ein Spieler keine Karte nehmen", he must trail ("muss ... nachziehen"): read
+    literally, such a player has no other move (option off); the usual reading (the
+    default) lets them build too, as the rulebook's build example does, which captures
+    nothing. The move generator keeps only the trails of such a player
+    (``movegen._trails_without_capture``), explain words the refusal of a build."""
+    if build_without_capture or captures:
+        return None
+    return "casino.must_trail"
 
 
 def describe_table(loose: list[int], builds: Mapping[int, BuildUnit]) -> str:

@@ -1,6 +1,6 @@
-"""Casino's readings of the rulebook about builds: option ``raising`` (each value) and the
-decisions where the text names one case (a build on several loose cards, a build by a
-player who cannot capture). Each test names the rulebook's words it reads."""
+"""Casino's readings of the rulebook about builds: option ``raising`` (each value), option
+``build_without_capture`` (both values) and the decision where the text names one case (a
+build on several loose cards). Each test names the rulebook's words it reads."""
 
 from __future__ import annotations
 
@@ -126,9 +126,33 @@ def test_a_build_may_take_several_loose_cards(setup: Setup) -> None:
 # Decision: "Kann ein Spieler keine Karte nehmen", he must trail ("nachziehen"), read as
 # "trails when nothing else is possible": the text's own build example (a 2 onto a 6,
 # holding an 8) takes nothing, so a player who cannot capture may build instead.
-def test_a_player_who_cannot_capture_may_build(setup: Setup) -> None:
-    state = setup(hands=["2h 8s", "Kc Kd"], loose="6c")
+@pytest.mark.parametrize("options", [{}, {"build_without_capture": True}])
+def test_a_player_who_cannot_capture_may_build(setup: Setup, options: dict[str, bool]) -> None:
+    state = setup(options=options, hands=["2h 8s", "Kc Kd"], loose="6c")
     legal = state.legal_actions()
     assert not any(isinstance(a, Capture) for a in legal)
     assert Build(C("2h"), 8, (C("6c"),)) in legal
     assert {Trail(C("2h")), Trail(C("8s"))} <= set(legal)
+
+
+# The same sentence read literally (build_without_capture=false): "Kann ein Spieler keine
+# Karte nehmen", he "muss" trail, and has no other move ...
+def test_literally_a_player_who_cannot_capture_must_trail(setup: Setup) -> None:
+    state = setup(options={"build_without_capture": False}, hands=["Ah 2h 8s", "Kc Kd"],
+                  loose="6c", builds=[(7, "3d 4d", 1, 9)])
+    assert state.legal_actions() == [Trail(C("Ah")), Trail(C("2h")), Trail(C("8s"))]
+    for build in (Build(C("2h"), 8, (C("6c"),)), Build(C("Ah"), 8, (), 7)):  # build, raise
+        assert build in setup(hands=["Ah 2h 8s", "Kc Kd"], loose="6c",
+                              builds=[(7, "3d 4d", 1, 9)]).legal_actions()
+        error = refusal(state, build)
+        assert error.code == "casino.must_trail" and error.params["legal"] == [
+            state.game.format_action(Trail(build.card))]
+
+
+# ... while a player who can capture may still build instead.
+def test_literally_a_player_who_can_capture_may_still_build(setup: Setup) -> None:
+    state = setup(options={"build_without_capture": False}, hands=["2h 8s", "Kc Kd"],
+                  loose="6c 2d")
+    legal = state.legal_actions()
+    assert Capture(C("2h"), (C("2d"),)) in legal
+    assert Build(C("2h"), 8, (C("6c"),)) in legal
