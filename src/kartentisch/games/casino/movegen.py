@@ -41,6 +41,10 @@ owns); the owner's duty and option ``trail_when_capture_possible`` are tested in
 card (a call per card would cost several percent of a move), and a test holds every card's
 trail of random positions to :func:`~.table.trail_refusal`, the predicate
 :mod:`~kartentisch.games.casino.explain` words a refusal with.
+The rule of raising (option ``raising``, :func:`~.table.raise_refusal`) is tested inline
+the same way, on the state's ``_raise_level``, and held to the predicate by
+``test_raise_rule_is_one_predicate``; a player who can capture nothing (option
+``build_without_capture`` off) keeps only trails, :func:`~.table.no_capture_refusal`.
 
 Size (over 600 lines, kept whole): the generator and the tables it reads per move are one
 compiled module, so that every table is a C static (a name read from another module is a
@@ -87,7 +91,6 @@ CaptureDraft: Final = actions.CaptureDraft
 Trail: Final = actions.Trail
 TrailDraft: Final = actions.TrailDraft
 trail_banned: Final = table.trail_banned
-raisable_builds: Final = table.raisable
 bisect_right: Final = bisect.bisect_right
 
 
@@ -775,12 +778,22 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
         held |= bit
     owned = 0  # bit v: the player owns the build of value v; built: a build of v stands
     built = 0
+    raisable: list[int] = []  # the values of the builds that may be raised (option raising)
+    level = state._raise_level  # table.raise_refusal inline: 0 none, 1 single only, 2 any
     for u, b in builds.items():
         built |= 1 << u
         if b.owner == seat:
             owned |= 1 << u
-    # The builds that may be raised (option raising), ascending: the rule in table.py.
-    raisable = raisable_builds(state._raising, builds)
+        if level == 1:
+            total = 0
+            for c in b.cards:
+                total += VALUES[c]
+            if total == u:  # a single build (BuildUnit.multiple, without its generator)
+                raisable.append(u)
+        elif level:
+            raisable.append(u)
+    if len(raisable) > 1:
+        raisable.sort()
     # The trail ban (table.trail_banned: none without a build the player owns).
     banned = owned != 0 and trail_banned(state._every_turn, builds, seat, state.last_turn[seat])
     keeps = state._keeps and owned != 0

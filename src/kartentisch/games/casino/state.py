@@ -86,6 +86,7 @@ from kartentisch.games.casino.scoring import (
     score_two,
 )
 from kartentisch.games.casino.table import (
+    RAISE_LEVELS,
     BuildUnit,
     PlayRecord,
     describe_table,
@@ -292,7 +293,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         "_build_free", "_capture_all", "_current", "_events", "_events_at", "_every_turn",
         "_given",
         "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_loose",
-        "_next", "_offered", "_plays", "_plays_at", "_raising", "_reach", "_sweeps",
+        "_next", "_offered", "_plays", "_plays_at", "_raise_level", "_reach", "_sweeps",
         "_trail_capturer",
         "builds", "captured", "dealer", "deck", "game", "hands", "last_capturer", "last_turn",
         "log_words", "pack", "pack_results", "phase", "scores", "seed", "sweeps", "turn",
@@ -367,7 +368,7 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._sweeps = bool(options.sweeps)
         self._keeps = bool(options.owner_keeps_capture_card)
         self._every_turn = options.trail_ban == "while_build_stands"
-        self._raising: str = options.raising
+        self._raise_level = RAISE_LEVELS[options.raising]
         self._build_free = bool(options.build_without_capture)
         if deal_now:
             self._start_pack()

@@ -12,10 +12,12 @@ there per card costs several percent of a move), and a test
 (``tests/casino/test_fast_paths.py``, ``test_trail_rule_is_one_predicate``) holds every
 card's trail of every position it offers or refuses to :func:`trail_refusal`.
 
-The rule of raising (option ``raising``) stands here once too: :func:`raise_refusal`, which
-the move generator asks through :func:`raisable` and the explanation words
-(``test_raise_rule_is_one_predicate`` holds them together); and the rule of a player who
-can capture nothing (option ``build_without_capture``): :func:`no_capture_refusal`.
+The rule of raising (option ``raising``) stands here once too, :func:`raise_refusal`, which
+the explanation words; the move generator tests it inline on :data:`RAISE_LEVELS` (a call
+per position with builds cost several percent of a move, more when compiled), and
+``test_raise_rule_is_one_predicate`` holds every raise it offers or refuses in random
+positions under each value to :func:`raise_refusal`. So is the rule of a player who can
+capture nothing (option ``build_without_capture``), :func:`no_capture_refusal`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from kartentisch.games.casino.actions import Action, Build, Capture, Trail
 from kartentisch.games.casino.cards import VALUES, card_names, is_face
@@ -139,6 +141,11 @@ def trail_refusal(state: CasinoState, card: int) -> tuple[str, dict[str, object]
     return None
 
 
+RAISE_LEVELS: Final[Mapping[str, int]] = {"none": 0, "single": 1, "any": 2}
+"""Option ``raising`` as the move generator reads it: 0 raises nothing, 1 single builds
+only, 2 every build."""
+
+
 def raise_refusal(raising: str, build: BuildUnit) -> str | None:
     """The rule of raising (option ``raising``): why ``build`` may not be raised now, as a
     reason code, or None when a card from the hand may raise it (the card's value and the
@@ -153,18 +160,6 @@ def raise_refusal(raising: str, build: BuildUnit) -> str | None:
     if raising == "single" and build.multiple:
         return "casino.multiple_not_raised"
     return None
-
-
-def raisable(raising: str, builds: Mapping[int, BuildUnit]) -> list[int]:
-    """The values of the builds on the table that may be raised, ascending: those that
-    :func:`raise_refusal` lets through (the move generator asks this once per position
-    with builds, :mod:`~kartentisch.games.casino.explain` words a refusal)."""
-    if raising == "none":
-        return []
-    values = [u for u, b in builds.items() if raise_refusal(raising, b) is None]
-    if len(values) > 1:
-        values.sort()
-    return values
 
 
 def no_capture_refusal(build_without_capture: bool, captures: bool) -> str | None:
