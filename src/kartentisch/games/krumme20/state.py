@@ -16,6 +16,10 @@ but ``pass`` by what *everybody* knows is skipped; one that offers more publicly
 by what only its player knows (``peek_own``) is still asked, with ``pass`` alone, so that
 skipping never reveals a hidden side.
 
+The team variant (option ``teams``, :mod:`.teams`) changes three things only: the winners
+and returns go by team totals, a foul rewards only the fouler's opponents (option
+``team_foul_reward``), and with ``team_targets`` off a 0 or a 1 cannot target a teammate.
+
 Cards are ints 0..53 with per-card arrays: ``face`` (the up side's number), ``back`` (the
 down side's), and who knows each side (``kup``/``kdown``, bitmasks of seats).
 
