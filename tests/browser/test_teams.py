@@ -134,7 +134,18 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
     save_shot(anna, shots, "teams-table-desktop", readme=True)
     save_shot(bert, shots, "teams-table-phone", readme=True)
 
+    watcher = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    watcher.goto(answer["watch"]["link"])
+    watcher.wait_for_selector("section.table-view .felt")
+    assert {s: m[1] for s, m in seat_marks(watcher).items()} == {0: "A", 1: "B", 2: "A", 3: "B"}
+    assert watcher.locator("#teams li").count() == 2
+    assert watcher.locator("#teams li.my-team").count() == 0  # a watcher has no team
+
     play_both(pages)
+    result = watcher.locator("#team-result")
+    result.wait_for(timeout=TIMEOUT)
+    assert result.locator(".verdict").count() == 0 and "Team" in result.inner_text()
+    watcher.context.close()
     with httpx.Client(timeout=10) as http:
         record = http.get(f"{server.url}/api/tables/{answer['table']}/record").json()
     returns = record["returns"]
