@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kartentisch.bots.match import needs_observation
 from kartentisch.bots.registry import make_bot
 from kartentisch.core.registry import load_game
 from kartentisch.rl.batch import BatchStepper
@@ -148,6 +149,9 @@ class Actor:
             if bot is None:
                 bot = self._bots[i][seat] = make_bot(controller, game,
                                                      int(self.rng.integers(2**53)))
+            if not needs_observation(bot):  # the random bot: ids in, an id out (checked
+                chosen[i] = bot.act(None, legal)  # by step_actions), no observation built
+                continue
             state = table.state
             chosen[i] = game.checked_action_id(
                 bot.act(state.observation(seat), state.legal_actions()))
