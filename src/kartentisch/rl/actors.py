@@ -201,7 +201,7 @@ class Actor:
                 chips = table.state.chips
                 lost = [s for s in range(n) if chips[s] < self._chips_of[i][s]]
                 k = len(lost)
-                if k:
+                if 0 < k < n:  # when every seat gave up a chip there is nothing to share
                     self._flush(i, [-1.0 if s in lost else k / (n - k) for s in range(n)])
                 self._deal_of[i] = table.state.deal
                 self._chips_of[i] = list(chips)
