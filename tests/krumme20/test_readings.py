@@ -150,3 +150,28 @@ def test_default_options_are_the_documented_readings() -> None:
     opts = Krumme20(3).options
     assert (opts.three_zeros_action, opts.last_card_crosswise, opts.compensation) == (
         "zero", "any_card", "draw")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_terminal_asks_for_the_compensation_as_the_option_reads_it(build, lang: str) -> None:
+    from kartentisch.cli.presenters import load_presenter
+    from kartentisch.locale import set_language
+
+    presenter = load_presenter("krumme20")
+    names = ["Anna", "Ben", "Cleo"]
+    words = {"en": ("take a card like the 1's action", "draw one as compensation (draw)"),
+             "de": ("eine Karte wie mit der Aktion der 1 nehmen",
+                    "als Entschädigung eine ziehen (draw)")}[lang]
+    set_language(lang)
+    try:
+        for reading, wanted, unwanted in (("take", *words), ("draw", *reversed(words))):
+            state = build(hands=[["2/1", "2/3"], ["4/1", "3/0"], ["5/5"]],
+                          options={"compensation": reading})
+            act(state, "p1")
+            act(state, "take 1:2")
+            presenter.use_game(state.game)
+            line = presenter.step_line(state.observation(1), names)
+            assert wanted in line and unwanted not in line
+    finally:
+        set_language("en")
+        presenter.use_game(Krumme20(3))
