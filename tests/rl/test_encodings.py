@@ -254,6 +254,10 @@ def test_krumme20_encoding_unchanged_when_unknown_sides_are_redealt(players: int
 _FAST_CASES = [("krass-kariert", n, {}) for n in (3, 4, 5)] + [
     ("casino", n, {}) for n in (2, 3, 4)] + [
     ("krumme20", n, {}) for n in (2, 3, 4, 5, 6)] + [("krumme20", 3, {"peek_own": True})]
+_FAST_CASES.append(("krumme20", 3, {"compensation": "take", "three_zeros_action": "revealed",
+                                    "last_card_crosswise": "five_only"}))
+"""Krumme20's readings of the rule sheet (issue 30) change what the state holds, never the
+vector's layout: the fast path reads them from the state like everything else."""
 
 
 def _random_states(name: str, players: int, options: dict, games: int, seed: int):
