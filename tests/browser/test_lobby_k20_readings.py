@@ -12,6 +12,13 @@ from typing import Any
 from tests.browser.conftest import Server, save_shot
 
 
+def krumme20_tables(server: Server) -> dict[str, dict[str, Any]]:
+    """Every stored Krumme20 table's options by table id."""
+    with sqlite3.connect(server.db) as conn:
+        return {row[0]: json.loads(row[1]) for row in conn.execute(
+            "SELECT id, options FROM kt_tables WHERE game = 'krumme20'")}
+
+
 def test_krumme20_reading_options_in_german_and_kept_by_the_table(server: Server, browser: Any,
                                                                   shots: Path) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 1400}, locale="de-DE")
@@ -38,13 +45,11 @@ def test_krumme20_reading_options_in_german_and_kept_by_the_table(server: Server
     page.select_option("#opt-compensation", "take")
     page.locator("#opt-compensation").scroll_into_view_if_needed()
     save_shot(page, shots, "lobby-k20-readings-de")
+    before = krumme20_tables(server)
     page.click("#create")
     page.locator(".created").wait_for()
-    with sqlite3.connect(server.db) as conn:
-        rows = [json.loads(r[0]) for r in conn.execute(
-            "SELECT options FROM kt_tables WHERE game = 'krumme20'")]
-    made = [o for o in rows if o.get("compensation") == "take"]
-    assert len(made) == 1
+    made = [o for t, o in krumme20_tables(server).items() if t not in before]
+    assert len(made) == 1 and made[0]["compensation"] == "take"
     assert made[0]["three_zeros_action"] == "zero"  # the others keep their defaults
     assert made[0]["last_card_crosswise"] == "any_card"
     assert errors == []
