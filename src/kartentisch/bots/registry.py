@@ -19,6 +19,8 @@ _GENERIC: dict[str, str] = {
     "random": "kartentisch.bots.base:RandomBot",
     "pimc": "kartentisch.bots.pimc:make_pimc",
     "ismcts": "kartentisch.bots.ismcts:make_ismcts",
+    # OpenSpiel's IS-MCTS through the research adapter (needs the ``rl`` extra: OpenSpiel)
+    "openspiel-ismcts": "kartentisch.rl.openspiel:make_openspiel_ismcts",
 }
 
 _PER_GAME: dict[str, dict[str, str]] = {}
