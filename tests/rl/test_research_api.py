@@ -278,3 +278,17 @@ def test_casino_and_krumme20_fields_read_the_observation() -> None:
                                               ("casino", "pack"), ("krumme20", "shaped")])
 def test_pettingzoo_api_test_with_each_reward(game: str, scheme: str) -> None:
     api_test(pettingzoo_env.env(game, players=3, reward=scheme), num_cycles=60)
+
+
+@pytest.mark.parametrize(("game", "scheme"), [("krass-kariert", "deal"), ("casino", "pack"),
+                                              ("krumme20", "shaped")])
+def test_gymnasium_env_checker_with_each_reward(game: str, scheme: str) -> None:
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(f"kartentisch/{game}-v0", players=3, opponents="heuristic",
+                         reward=scheme)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)

@@ -117,20 +117,22 @@ class KartentischAEC(AECEnv):  # type: ignore[misc]
 
     def _update_infos(self, acted: str | None, completed: bool = True) -> None:
         """The infos after a reset (``acted`` None) or a step of ``acted``: the legal counts
-        of that agent and of the one selected now (every other agent's stay 0), and every
-        agent's progress after a game action."""
+        of the agent selected now, 0 for the others (only ``acted``'s may have changed),
+        and every agent's progress after a game action."""
         table = self.table
-        for agent in self.agents if acted is None else {acted, self.agent_selection}:
-            info = self.infos[agent]
-            if (not table._over and self._seat[agent] == table.current_player
-                    and not self.truncations[agent]):
-                info["legal_tokens"], info["legal_actions"] = table.legal_count()
-            else:
-                info["legal_tokens"] = info["legal_actions"] = 0
+        infos = self.infos
+        for agent in self.agents if acted is None else (acted,):
+            info = infos[agent]
+            info["legal_tokens"] = info["legal_actions"] = 0
+        selected = self.agent_selection
+        if (not table._over and not self.truncations[selected]
+                and self._seat[selected] == table.current_player):
+            info = infos[selected]
+            info["legal_tokens"], info["legal_actions"] = table.legal_count()
         if completed:
             progress = self._statistics(table.state)
             for agent in self.agents:
-                self.infos[agent].update(progress)
+                infos[agent].update(progress)
 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat[agent]

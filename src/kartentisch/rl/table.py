@@ -136,11 +136,9 @@ class Table:
         once the game is over."""
         if self._over:
             return 0, 0
-        rows = self._rows
-        if self.encoding.single_token:
-            n = len(rows.legal_ids(0))
-            return n, n
-        return len(rows.allowed(0)), len(rows.live[0])
+        self._write()  # the mask, which the seat's observation needs anyway
+        tokens = int(np.count_nonzero(self._mask))
+        return tokens, tokens if self.encoding.single_token else len(self._rows.live[0])
 
     def move_sequences(self) -> list[tuple[int, ...]]:
         """The tokens still to choose for each legal game action that the tokens chosen so
