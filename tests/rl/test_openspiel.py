@@ -88,7 +88,8 @@ def test_openspiel_ismcts_plays_legal_moves_through_the_adapter() -> None:
     from kartentisch.bots.registry import list_bots, make_bot
 
     for name in ("krass-kariert", "casino", "krumme20"):
-        assert "openspiel-ismcts" in list_bots(name)
+        assert "openspiel-ismcts" in list_bots(name, research=True)
+        assert "openspiel-ismcts" not in list_bots(name)  # the table server does not offer it
     game = load_game("krass-kariert", 3)
     bot = make_bot("openspiel-ismcts", game, 4, iterations=2)
     state = game.new_initial_state(8)
