@@ -10,6 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kartentisch.cli.main import app
+from kartentisch.core.registry import load_game
+from kartentisch.rl.encodings import ENCODINGS
 from kartentisch.rl.learned import weights_path
 
 runner = CliRunner()
@@ -37,18 +39,32 @@ def test_openspiel_ismcts_plays_every_game_from_the_command_line(tmp_path: Path,
     assert "openspiel-ismcts" in json.dumps(summary)
 
 
-def test_learned_takes_a_weights_file_from_the_command_line(tmp_path: Path) -> None:
-    weights = tmp_path / "kk.npz"
-    weights.write_bytes(weights_path("krass-kariert").read_bytes())
-    summary = _arena(tmp_path, "krass-kariert", f"learned:weights={weights},random*2")
+WITH_WEIGHTS = [game for game in ENCODINGS if weights_path(game).is_file()]
+"""The games with shipped weights (a copy of them stands in for a trained file)."""
+
+
+@pytest.mark.parametrize("game", WITH_WEIGHTS)
+def test_learned_takes_a_weights_file_from_the_command_line(tmp_path: Path, game: str) -> None:
+    weights = tmp_path / "trained.npz"
+    weights.write_bytes(weights_path(game).read_bytes())
+    players = load_game(game).spec.min_players
+    others = ",".join(["random"] * (players - 1))
+    summary = _arena(tmp_path, game, f"learned:weights={weights},{others}")
     assert "learned" in json.dumps(summary)
-    missing = runner.invoke(app, ["arena", "krass-kariert", "--bots",
-                                  f"learned:weights={tmp_path / 'none.npz'},random*2",
+    missing = runner.invoke(app, ["arena", game, "--bots",
+                                  f"learned:weights={tmp_path / 'none.npz'},{others}",
                                   "--games", "1", "--no-progress"], env=ENGLISH)
     assert missing.exit_code == 2 and "learned cannot take weights=" in missing.output
-    other = runner.invoke(app, ["arena", "casino", "--bots", f"learned:weights={weights},random",
-                                "--games", "1", "--no-progress"], env=ENGLISH)
-    assert other.exit_code == 2 and "Traceback" not in other.output, other.output
+    other = next(g for g in ENCODINGS if g != game)
+    players = load_game(other).spec.min_players
+    wrong = runner.invoke(app, ["arena", other, "--bots", f"learned:weights={weights}",
+                                "--players", str(players), "--games", "1", "--no-progress"],
+                          env=ENGLISH)
+    assert wrong.exit_code == 2 and "Traceback" not in wrong.output, wrong.output
+
+
+def test_weights_of_at_least_two_games_are_tried() -> None:
+    assert len(WITH_WEIGHTS) >= 2
 
 
 def test_openspiel_ismcts_parameters_are_checked_before_playing() -> None:
