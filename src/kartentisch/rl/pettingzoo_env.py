@@ -149,8 +149,8 @@ class KartentischAEC(AECEnv):  # type: ignore[misc]
         default; none for an agent not to act): a uniform choice among them is the arena's
         ``random`` bot, while a uniform choice over the mask draws among tokens."""
         table = self.table
-        seat = self._seat[self.agent_selection if agent is None else agent]
-        if table._over or table.current_player != seat:
+        name = self.agent_selection if agent is None else agent
+        if table._over or table.current_player != self._seat[name] or self.truncations[name]:
             return []
         return table.move_sequences()
 
