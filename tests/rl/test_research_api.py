@@ -271,6 +271,10 @@ def test_casino_and_krumme20_fields_read_the_observation() -> None:
     assert fields["players"].of(vector).tolist() == [0, 0, 0, 1, 0]
     assert fields["personal_cards"].of(vector)[:, :, 0].sum(axis=1)[5] == 0  # padded seat
     assert not fields["spare"].of(vector).any()
+    assert not fields["team_mates"].of(vector).any()  # every seat alone
+    pairs = load_game("krumme20", 4, {"teams": "pairs"})
+    vector = encoding_for(pairs).encode(pairs.new_initial_state(1).observation(1))
+    assert fields["team_mates"].of(vector).tolist() == [1, 0, 1, 0, 0, 0]  # seats 1 and 3
 
 
 @pytest.mark.parametrize(("game", "scheme"), [("krass-kariert", "deal"),

@@ -77,6 +77,9 @@ def why_illegal(state: K20State, action: Action) -> IllegalActionError:
             return error("k20.no_such_seat", last=state.game.players - 1)
         if type(action) is acts.Take and action.seat == seat:
             return error("k20.take_own")
+        spared = state._spared_team(seat)
+        if action.seat != seat and spared >= 0 and state.team[action.seat] == spared:
+            return error("k20.teammate_target", seat=action.seat)
         return error("k20.no_such_card_of_seat", seat=action.seat, card=action.index + 1,
                      count=len(state.hands[action.seat]))
     if isinstance(action, acts.FlipScore | acts.TakeScore) and phase == (

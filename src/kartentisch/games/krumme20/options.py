@@ -65,3 +65,27 @@ class K20Options:
     """Whether a player who sits out (made to by a 4, until their turn is skipped) still
     gets the reward of another player's foul. The rule sheet lets them do nothing but take
     their compensation, hence the default ``False``."""
+    # -- the team variant (a reconstruction: "Spielt bei 4 bis 6 Spielern in der
+    #    Team-Variante", the sheet 3/3 that explains it is not among our texts) --
+    teams: str = option(
+        "none", N_("Team play"),
+        N_("Team play, reconstructed (the rule sheet that explains it is missing): teammates "
+           "sit alternately and a team scores the sum of its members' score piles."),
+        words={"none": N_("everybody plays alone"),
+               "pairs": N_("teams of two (4 or 6 players)"),
+               "trios": N_("two teams of three (6 players)")})
+    """``none``: every seat plays alone; ``pairs``: teams of two, with 4 players seats 0+2
+    and 1+3, with 6 players 0+3, 1+4 and 2+5; ``trios``: with 6 players 0+2+4 and 1+3+5
+    (see :func:`~.teams.team_seats`)."""
+    team_targets: bool = option(
+        True, N_("Teammates as targets"),
+        N_("Whether a 0 may turn and a 1 may take a teammate's personal card (team play)."))
+    """Team play: whether a teammate's personal cards are targets of a 0 (turn over) and a
+    1 (take). The 4 always hits the next player, who in every seating is an opponent."""
+    team_foul_reward: bool = option(
+        False, N_("Fouls reward teammates"),
+        N_("Whether a foul also lets the fouler's teammates put their lowest card on their "
+           "score pile (team play; the rule sheet says 'all other players')."))
+    """Team play: whether the fouler's teammates get the foul's reward step too (the
+    sheet's literal "alle anderen Spieler"); by default only the opponents get it, so that a
+    team never profits from its own member's foul."""
