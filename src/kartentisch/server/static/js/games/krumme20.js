@@ -295,4 +295,11 @@ export default {
   reset() { sel = {choices: null}; },
   board, event, playerInfo, summary, param, describeMove,
   out() { return false; },
+  /** A team's score in the team game: the engine's team points (the sum of its players'
+   * score piles), or that sum where the observation has none. */
+  teamScore(obs, seats) {
+    const index = (obs.teams || []).findIndex((team) => team.join() === seats.join());
+    if (index >= 0 && obs.team_points) return obs.team_points[index];
+    return seats.reduce((sum, s) => sum + obs.points[s], 0);
+  },
 };
