@@ -57,6 +57,7 @@ from kartentisch.rl.batch import BatchStepper
 from kartentisch.rl.dmc import QNetwork
 from kartentisch.rl.encodings import encoding_for
 from kartentisch.rl.learned import LearnedBot
+from kartentisch.rl.rewards import deal_result, pack_result
 
 LEARNER = "learner"
 
@@ -408,7 +409,6 @@ class Trainer:
                 start += k
         before = [t.state for t in tables] if self.args.target == "pack" else []
         rewards, dones = stepper.step_actions(chosen)
-        n = game.players
         deal_target = self.args.target == "deal"
         for i, table in enumerate(tables):
             if before and len(before[i].pack_results) > deal_of[i]:
@@ -423,10 +423,8 @@ class Trainer:
                 chips_of[i] = list(getattr(table.state, "chips", []))
             elif deal_target and table.state.deal != deal_of[i]:
                 chips = table.state.chips
-                lost = [s for s in range(n) if chips[s] < chips_of[i][s]]
-                k = len(lost)
-                if k:
-                    targets = [-1.0 if s in lost else k / (n - k) for s in range(n)]
+                targets = deal_result(chips_of[i], chips)
+                if targets is not None:
                     self._flush(pending_obs[i], pending_feat[i], targets)
                 deal_of[i] = table.state.deal
                 chips_of[i] = list(chips)
@@ -434,15 +432,7 @@ class Trainer:
 
     def _pack_targets(self, state: Any) -> list[float]:
         """The ``pack`` target of each seat for the pack ``state`` has just scored."""
-        game: Any = self.game  # a Casino game: side_of pairs partners
-        points = state.pack_results[-1]["total"]
-        sides = len(points)
-        targets = []
-        for seat in range(game.players):
-            mine = points[game.side_of(seat)]
-            others = (sum(points) - mine) / (sides - 1)
-            targets.append((mine - others) / 11.0)
-        return targets
+        return pack_result(self.game, state)
 
     def _flush(self, pending_obs: list[list[Any]], pending_feat: list[list[Any]],
                targets: list[float]) -> None:
