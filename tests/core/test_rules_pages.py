@@ -19,9 +19,8 @@ from kartentisch.core.registry import game_class, list_games
 
 PAGES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 HEADER = "| Reading of the rulebook | What the engine does | Option |"
-REQUIRED = ("casino", "krass-kariert")
-"""The pages that must carry the table. Krumme20's table comes with branch k20-readings,
-which then adds its page here (its table is checked below as soon as it exists)."""
+REQUIRED = ("casino", "krass-kariert", "krumme20")
+"""The pages that must carry the table: every game's."""
 NAMED = re.compile(r"`([a-z][a-z0-9_]*)(?:=([^`\s]+))?`( \(default\))?")
 """An option named in the Option column: `name` or `name=value`, maybe marked default."""
 

@@ -260,6 +260,10 @@ _FAST_CASES = [("krass-kariert", n, {}) for n in (3, 4, 5)] + [
     ("krumme20", n, {}) for n in (2, 3, 4, 5, 6)] + [("krumme20", 3, {"peek_own": True})] + [
     ("krumme20", 4, {"teams": "pairs"}), ("krumme20", 6, {"teams": "pairs", "peek_own": True}),
     ("krumme20", 6, {"teams": "trios"})]
+_FAST_CASES.append(("krumme20", 3, {"compensation": "take", "three_zeros_action": "revealed",
+                                    "last_card_crosswise": "five_only"}))
+"""Krumme20's readings of the rule sheet (issue 30) change what the state holds, never the
+vector's layout: the fast path reads them from the state like everything else."""
 
 
 def _random_states(name: str, players: int, options: dict, games: int, seed: int):

@@ -98,6 +98,15 @@ class Krumme20Presenter(Presenter):
 
     game = "krumme20"
 
+    def __init__(self) -> None:
+        self.compensation_takes = False
+        """Whether the compensation is taken like the 1's action (``compensation=take``):
+        the compensation steps then ask for that, not for a draw."""
+
+    def use_game(self, game: Game[Any, Any, Any]) -> None:
+        options = getattr(game, "options", None)
+        self.compensation_takes = getattr(options, "compensation", "draw") == "take"
+
     def help_line(self) -> str:
         return _("Moves: p2 = play card 2 · f2 = card 2 as the 5 on 15 · t2 = throw card 2 as "
                  "a 3 · flip 1:2 / flip s1 · take 1:2 / take s1 / take draw / take discard · "
@@ -203,6 +212,12 @@ class Krumme20Presenter(Presenter):
             text = _("{name} committed a foul: put one of your lowest personal cards onto "
                      "your score pile (low …), or pass.").format(
                 name=seat_name(names, obs.turn_player))
+        elif phase == "loss" and self.compensation_takes:
+            text = _("A card was taken from you: as compensation take a card like the 1's "
+                     "action (take seat:card, take s1, take draw, take discard), or pass.")
+        elif phase == "sitout" and self.compensation_takes:
+            text = _("You must sit out: as compensation take a card like the 1's action, or "
+                     "with five cards put a lowest one onto your score pile; or pass.")
         elif phase == "loss":
             text = _("A card was taken from you: draw one as compensation (draw), or pass.")
         elif phase == "sitout":

@@ -65,6 +65,33 @@ class K20Options:
     """Whether a player who sits out (made to by a 4, until their turn is skipped) still
     gets the reward of another player's foul. The rule sheet lets them do nothing but take
     their compensation, hence the default ``False``."""
+    three_zeros_action: str = option(
+        "zero", N_("Action after three 0s"),
+        N_("Which special action the player of the third 0 in a row may take once the three "
+           "cards have turned over."),
+        words={"zero": N_("the third 0's own action"),
+               "revealed": N_("the action of the third card's new side instead")})
+    """The sheet's "!": the revealed sides' actions cannot be taken *in addition to* the
+    third 0's ("nicht zusätzlich zu jener der zuletzt gespielten 0"). ``zero``: only the
+    0's own action; ``revealed``: the number the third card shows after turning names the
+    action instead of its 0."""
+    last_card_crosswise: str = option(
+        "any_card", N_("Last card at 20 lies crosswise"),
+        N_("Which card lies crosswise (counts double) when it makes exactly 20 as its "
+           "player's last personal card."),
+        words={"any_card": N_("any card"), "five_only": N_("only a card that counts 5")})
+    """The sheet doubles the 5 that makes 20 ("ggf. quer = verdoppelt") and one of a 3/3
+    set that empties the hand. ``any_card``: every card that makes the target as its
+    player's last personal card lies crosswise; ``five_only``: only one counting 5 does."""
+    compensation: str = option(
+        "draw", N_("Compensation"),
+        N_("What a player who lost a card to a 1 or sits out by a 4 may do at once."),
+        words={"draw": N_("draw one card from the draw pile"),
+               "take": N_("take one card like the 1's action")})
+    """The sheet's "darf sofort eine Karte ziehen". ``draw``: from the Nachziehstapel (its
+    example says "nachziehen"); ``take``: as the 1's "eine Karte ziehen", from any of the 1's
+    targets (another player's personal card, the own score pile, the top of the draw or the
+    discard pile); a card taken so brings its owner no compensation of their own."""
     # -- the team variant (a reconstruction: "Spielt bei 4 bis 6 Spielern in der
     #    Team-Variante", the sheet 3/3 that explains it is not among our texts) --
     teams: str = option(

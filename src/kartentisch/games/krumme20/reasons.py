@@ -71,6 +71,10 @@ REASONS: Final = Reasons(
             "{move}: personal card {card} is not one of your lowest (they show {lowest})."
             " Legal now: {legal}"
         ),
+        "k20.compensation_takes": N_(
+            "{move}: with these rules the compensation is taken like the 1's action (take"
+            " draw, take discard, take s1 or another player's card). Legal now: {legal}"
+        ),
         "k20.teammate_target": N_(
             "{move}: seat {seat} plays in your team, and with these rules a teammate's personal"
             " cards are no target. Legal now: {legal}"

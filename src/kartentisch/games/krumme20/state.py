@@ -555,7 +555,9 @@ class K20State(State[Action, "K20Observation"]):
                 base = _FLIP + s * MAX_HAND
                 ids.extend(range(base, base + len(self.hands[s])))
             ids.extend(range(_FLIPSCORE, _FLIPSCORE + len(self.scores[seat])))
-        elif phase == TAKE:
+        elif phase == TAKE or (phase in (LOSS, SITOUT) and opts.compensation == "take"):
+            # The 1's targets; with ``compensation=take`` also the compensation's (the sheet
+            # words both "eine Karte ziehen").
             if n_hand < MAX_HAND:
                 spared = self._spared_team(seat)
                 for s in range(self.game.players):
@@ -567,6 +569,8 @@ class K20State(State[Action, "K20Observation"]):
                     ids.append(_TAKEDRAW)
                 if self.abwurf:
                     ids.append(_TAKEDISCARD)
+            elif phase == SITOUT:
+                ids.extend(_LOWEST + i for i in self._lowest(seat))
         elif phase in (DRAW2, LOSS):
             if self.draw and n_hand < MAX_HAND and (phase == LOSS or self.draws_left > 0):
                 ids.append(_DRAW)
@@ -723,7 +727,8 @@ class K20State(State[Action, "K20Observation"]):
             card = self.hands[owner].pop(index)
             self._to_hand(seat, card)
             log.append(L_TAKE | (seat + 1) << 5 | (owner | index << 3 | self.face[card] << 6) << 8)
-            self.queue.insert(0, (LOSS, owner))
+            if self.phase == TAKE:  # a card taken as a compensation brings none of its own
+                self.queue.insert(0, (LOSS, owner))
         elif aid < _TAKEDRAW:
             index = aid - _TAKESCORE
             card = self.scores[seat].pop(index)
@@ -855,7 +860,10 @@ class K20State(State[Action, "K20Observation"]):
     def _land(self, seat: int, card: int, second: bool, index: int) -> tuple[int, int]:
         """Put ``card`` onto the Ablagestapel for ``seat``; resolve the total.
 
-        Returns the counting number and the kind of foul (:data:`NO_FOUL` when lawful).
+        Returns the number whose special action the play grants (the counting number, or
+        with ``three_zeros_action=revealed`` the third 0's new side) and the kind of foul
+        (:data:`NO_FOUL` when lawful).
+
         ``second``: the card was announced as a 5 (the second card on 15); it is logged as
         ``second`` rather than ``play``, with its hand ``index``, before the total is
         resolved.
@@ -890,6 +898,10 @@ class K20State(State[Action, "K20Observation"]):
                 log.append(L_THREE_ZEROS | (seat + 1) << 5
                            | (self._public(three[0]) | self._public(three[1]) << 6
                               | self._public(three[2]) << 12 | total << 18) << 8)
+                if self.game.options.three_zeros_action == "revealed":
+                    # The "!" read as "instead": the third card's new side names the action
+                    # ("nicht zusätzlich zu jener der zuletzt gespielten 0").
+                    number = self.face[card]
         else:
             self.zeros = 0
         target = self.target
@@ -899,7 +911,11 @@ class K20State(State[Action, "K20Observation"]):
             ablage.clear()
             if foul == NO_FOUL:
                 log.append(L_TWENTY | (seat + 1) << 5 | self._public(top) << 8)
-                self._to_score(seat, top, not self.hands[seat])
+                # Crosswise as the last personal card: any card, or (option) only one
+                # counting 5, the card the sheet doubles ("ggf. quer = verdoppelt").
+                self._to_score(seat, top, not self.hands[seat] and (
+                    self.game.options.last_card_crosswise == "any_card"
+                    or self.face[top] == 5))
             else:
                 self.abwurf.append(top)  # an unlawful card never scores
             self.total = 0

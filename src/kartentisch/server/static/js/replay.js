@@ -106,6 +106,7 @@ export function showReplay(root, params) {
     const me = /^\d+$/.test(st.view) ? Number(st.view) : null;
     const obs = frame.observation;
     const parts = mod.board({obs, legal: [], acting: false, seat: me, finished: !!finished,
+                             options: data.options || {},
                              reveal: finished ? data.reveal : null, hint: null}, info);
     const toMove = data.frames[st.index + 1] ? data.frames[st.index + 1].seat : null;
     const seatInfo = (seat) => {

@@ -448,6 +448,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       h("button", {type: "button", id: "hint", dataset: {key: "hint"}, onclick: askHint}, t("Hint")) : null;
     const parts = mod().board({
       obs: u.observation, legal: u.legal, acting: info.acting, seat: st.seat,
+      options: st.table.options || {},
       finished: u.status === "finished", reveal: u.reveal || null, hint: st.hint}, info);
     replace(root, h("section", {class: `table-view game-${st.table.game}${mine ? " my-turn" : ""}`,
                                dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch",
