@@ -45,6 +45,39 @@ def test_random_simulation_checks_krumme20(players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
+def test_rules_options_reach_the_game_through_the_options_parameter() -> None:
+    """Krumme20's team game and Casino's raising reading are played under OpenSpiel with
+    the same options the terminal takes (``-o teams=pairs``) as parameters of their own,
+    serialized and reloaded."""
+    game = pyspiel.load_game("python_kartentisch_krumme20",
+                             {"players": 4, "teams": "pairs", "team_targets": False})
+    ours = kos.context_of(game).ours
+    assert ours.options.teams == "pairs" and ours.options.team_targets is False
+    assert ours.teams() == ((0, 2), (1, 3))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    while not state.is_terminal():
+        state.apply_action(random.Random(len(state.history())).choice(state.legal_actions()))
+    returns = state.returns()
+    assert returns[0] == returns[2] and returns[1] == returns[3]  # partners share a result
+    casino = pyspiel.load_game("python_kartentisch_casino", {"raising": "any"})
+    assert kos.context_of(casino).ours.options.raising == "any"
+    assert kos.context_of(pyspiel.load_game("python_kartentisch_casino")).ours.options.raising \
+        == "single"
+
+
+@pytest.mark.parametrize(("params", "words"), [
+    ({"players": 5, "teams": "pairs"}, "4, 6"),
+    ({"players": 4, "teams": "couples"}, "couples"),
+    ({"players": 4, "colour": "blue"}, "colour"),
+])
+def test_bad_options_parameter_is_refused_with_what_was_wrong(params: dict[str, object],
+                                                              words: str) -> None:
+    with pytest.raises(pyspiel.SpielError, match=words):
+        pyspiel.load_game("python_kartentisch_krumme20", params)
+
+
 def test_observer_tensor_is_our_encoding_and_hides_other_hands() -> None:
     game = pyspiel.load_game("python_kartentisch_krass_kariert", {"players": 3})
     state = game.new_initial_state()

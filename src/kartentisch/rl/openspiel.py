@@ -2,9 +2,10 @@
 
 :func:`register_games` registers every encoded game with ``pyspiel.register_game`` under
 ``python_kartentisch_<game>`` (``python_kartentisch_krass_kariert``), with the parameter
-``players``; it runs when this module is imported. Then ``pyspiel.load_game(name,
-{"players": 4})`` works with OpenSpiel's own tools (random simulation checks, bots,
-algorithms).
+``players``, ``seeds`` (below) and each of the game's rules options as a parameter of its
+own, typed and defaulted as the game's (``kartentisch rules-options GAME`` lists them); it runs when this
+module is imported. Then ``pyspiel.load_game(name, {"players": 4, "teams": "pairs"})`` works
+with OpenSpiel's own tools (random simulation checks, bots, algorithms).
 
 Modelling choices:
 
@@ -48,6 +49,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -55,6 +57,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from kartentisch.core.errors import KartentischError
 from kartentisch.core.registry import descriptor, load_game
 from kartentisch.rl.encodings import ENCODINGS, Decision, Encoding, encoding_for
 
@@ -82,9 +85,27 @@ class Context:
     seeds: int
 
 
+def option_defaults(name: str) -> dict[str, Any]:
+    """The rules options of game ``name`` with their defaults, typed as the options are
+    (``bool``, ``int``, ``str``): OpenSpiel checks a parameter's type against its default's,
+    and a serialized game's ``true`` must load again as a bool."""
+    defaults = descriptor(name).game_class.options_type()
+    return {info.name: getattr(defaults, info.name) for info in descriptor(name).options()}
+
+
+def rules_options(name: str, params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The rules options among an OpenSpiel game's ``params``: each of the game's options is
+    a parameter of its own (``{"teams": "pairs"}``); the game checks the values."""
+    return tuple((key, params[key]) for key in option_defaults(name) if key in params)
+
+
 @functools.cache
-def _context(name: str, players: int | None, seeds: int) -> Context:
-    ours = load_game(name, players)
+def _context(name: str, players: int | None, seeds: int,
+             options: tuple[tuple[str, Any], ...] = ()) -> Context:
+    try:
+        ours = load_game(name, players, dict(options))
+    except KartentischError as error:
+        raise pyspiel.SpielError(str(error)) from error
     return Context(ours, encoding_for(ours), seeds)
 
 
@@ -92,8 +113,9 @@ def context_of(game: Any) -> Context:
     """The :class:`Context` of an OpenSpiel game of ours."""
     params = game.get_parameters()
     name = game.get_type().short_name
-    return _context(_BY_SHORT_NAME[name], int(params["players"]),
-                    int(params.get("seeds", DEFAULT_SEEDS)))
+    ours = _BY_SHORT_NAME[name]
+    return _context(ours, int(params["players"]), int(params.get("seeds", DEFAULT_SEEDS)),
+                    rules_options(ours, params))
 
 
 _BY_SHORT_NAME: Final = {short_name(g): g for g in ENCODINGS}
@@ -111,7 +133,7 @@ class KartentischSpielGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         players = params.get("players")
         seeds = int(params.get("seeds", DEFAULT_SEEDS))
-        ctx = _context(self.game_name, players, seeds)
+        ctx = _context(self.game_name, players, seeds, rules_options(self.game_name, params))
         spec = ctx.ours.spec
         info = pyspiel.GameInfo(
             num_distinct_actions=ctx.encoding.num_tokens,
@@ -306,7 +328,8 @@ def game_type(name: str) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": spec.default_players, "seeds": DEFAULT_SEEDS},
+        parameter_specification={"players": spec.default_players, "seeds": DEFAULT_SEEDS,
+                                 **option_defaults(name)},
     )
 
 
