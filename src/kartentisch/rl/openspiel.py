@@ -4,8 +4,8 @@
 ``python_kartentisch_<game>`` (``python_kartentisch_krass_kariert``), with the parameter
 ``players``, ``seeds`` (below) and each of the game's rules options as a parameter of its
 own, typed and defaulted as the game's (``kartentisch rules-options GAME`` lists them); it
-runs when this module is imported. Then ``pyspiel.load_game(name, {"players": 4, "teams": "pairs"})`` works
-with OpenSpiel's own tools (random simulation checks, bots, algorithms).
+runs when this module is imported. Then ``pyspiel.load_game(name, {"players": 4, "teams":
+"pairs"})`` works with OpenSpiel's own tools (random simulation checks, bots, algorithms).
 
 Modelling choices:
 
