@@ -46,8 +46,12 @@ class BuildWithManifest(build_ext):
             return
         target = SOURCE_PACKAGE if self.inplace else Path(self.build_lib) / "kartentisch"
         target.mkdir(parents=True, exist_ok=True)
-        path = _native().write_manifest(target, SOURCE_PACKAGE)
+        path = _native().write_manifest(target, SOURCE_PACKAGE, sources=_BUILT_FROM or None)
         print(f"wrote {path}")
+
+
+_BUILT_FROM: dict[str, str] = {}
+"""The sources' hashes as mypyc read them (taken before it runs; see write_manifest)."""
 
 
 def compiled_extensions() -> list[Any]:
@@ -61,6 +65,7 @@ def compiled_extensions() -> list[Any]:
         return []
 
     native = _native()
+    _BUILT_FROM.update(native.source_hashes(native.COMPILED_MODULES, SOURCE_PACKAGE))
     paths = [str(Path("src", *m.split(".")).with_suffix(".py")) for m in native.COMPILED_MODULES]
     # mypy reads its settings from pyproject.toml; the sources are found under src/.
     os.environ.setdefault("MYPYPATH", str(ROOT / "src"))

@@ -15,8 +15,9 @@ games/s, samples/s (learner decisions kept with their targets) and the learner's
 compare games per second, which both count the same way: per second of training time, and
 per CPU second that the whole run used (every process, start and the final 1-game
 evaluation included), which says more than wall time on a machine shared with others.
-Then it times the actors' scoring of one step, numpy against PyTorch (one thread each),
-with the shapes of a real step.
+Then it counts one actor's decisions per CPU second (in this process: what a free core gives
+an actor, whatever else runs), and times the actors' scoring of one step, numpy against
+PyTorch (one thread each), with the shapes of a real step.
 
 ``python benchmarks/train_speed.py --seconds 30`` (``make compiled`` first: the actors use the
 compiled batch stepper when it is built).
@@ -142,6 +143,27 @@ def scoring(game: str) -> tuple[int, int, float, float]:
     return len(rows), len(feats), numpy_ms, torch_ms
 
 
+def actor_rate(game: str, cpu_seconds: float = 3.0) -> float:
+    """Decisions per CPU second of one actor in this process (64 games, the default
+    opponents): what one free core gives an actor, whatever else runs on the machine."""
+    enc = encoding_for(load_game(game))
+    rng = np.random.default_rng(0)
+
+    def r(*shape: int) -> Any:
+        return (rng.normal(size=shape) * 0.05).astype(np.float32)
+
+    net = QNetwork(game=game, w_obs=r(enc.obs_size, 256), w_act=r(enc.feature_size, 256),
+                   b1=r(256), w2=r(256, 128), b2=r(128), w3=r(128, 1), b3=r(1), info={})
+    actor = Actor(ActorConfig(game, None, 64, "learner:0.6,random:0.2,heuristic:0.2",
+                              "game", 0.05, 1), net)
+    for _ in range(20):
+        actor.step()
+    start, before = time.process_time(), actor.decisions
+    while time.process_time() - start < cpu_seconds:
+        actor.step()
+    return (actor.decisions - before) / (time.process_time() - start)
+
+
 def main() -> None:
     cli = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     cli.add_argument("--seconds", type=float, default=30.0, help="training time per row")
@@ -175,6 +197,9 @@ def main() -> None:
                 print(f"{game:<14} {label:<16} {decisions:>12} {r['games']:>9.2f}"
                       f" {r['samples']:>10.0f} {r['learned']:>18.0f} {ratio:>15}"
                       f" {cpu_ratio:>19}")
+    print("\none actor in this process, decisions per CPU second (64 games):")
+    for game in args.games:
+        print(f"{game:<14} {actor_rate(game):.0f}")
     print("\nscoring one actor step (64 games), best of 20, one thread:")
     for game in args.games:
         n_rows, n_actions, numpy_ms, torch_ms = scoring(game)

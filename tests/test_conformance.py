@@ -53,4 +53,26 @@ def test_every_option_value_and_player_count_is_covered() -> None:
             range(spec.min_players, spec.max_players + 1))
         flipped = {pair for v in covered for pair in v.options}
         assert flipped == set(option_values(name))
-        assert all(len(v.options) <= 1 for v in covered)
+        # one option at a time, or two where one applies only beside the other
+        for v in covered:
+            assert len(v.options) <= 1 or (
+                len(v.options) == 2 and not _allowed(name, v.options_dict)), v.label
+
+
+def _allowed(game: str, options: dict[str, object]) -> bool:
+    """Whether each of ``options`` alone is allowed at some player count."""
+    from kartentisch.core.errors import InvalidOptionsError
+    from kartentisch.core.registry import game_class
+
+    cls = game_class(game)
+    spec = cls.spec
+    for name, value in options.items():
+        for n in range(spec.min_players, spec.max_players + 1):
+            try:
+                cls(n, {name: value})
+            except InvalidOptionsError:
+                continue
+            break
+        else:
+            return False
+    return True

@@ -43,7 +43,7 @@ TEMPLATE: dict[str, str] = {
 EXTRAS: dict[str, set[str]] = {
     "krass-kariert": {"tables", "batch"},
     "casino": {"table", "movegen", "combinatorics", "scoring", "evaluation"},
-    "krumme20": set(),
+    "krumme20": {"teams"},
 }
 """Each game's modules beyond the template (docs/state-core.md names them too)."""
 

@@ -73,7 +73,8 @@ def test_a_krumme20_pickle_holds_every_field_of_the_position() -> None:
     slots = next(ast.literal_eval(node.value) for node in ast.walk(tree)
                  if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
                  and node.targets[0].id == "__slots__")
-    derived = {"game", "seed", "play_flips", "peek_own", "draw_top_visible", "target",
+    derived = {"game", "seed", "play_flips", "peek_own", "draw_top_visible", "target", "team",
+               "teamed",
                "_events", "_events_at", "_history"}  # from game and seed, or decoded again
     assert set(slots) - derived == set(module._PICKLED)
 

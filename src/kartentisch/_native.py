@@ -135,13 +135,20 @@ def source_hashes(modules: Iterable[str], root: Path = PACKAGE_DIR) -> dict[str,
             for name in dependencies(modules, root)}
 
 
-def write_manifest(directory: Path, root: Path = PACKAGE_DIR) -> Path:
+def write_manifest(directory: Path, root: Path = PACKAGE_DIR,
+                   sources: dict[str, str] | None = None) -> Path:
     """Write the manifest of a build into the package directory ``directory`` (for an
-    in-place build the source package ``root`` itself); ``setup.py`` calls this."""
+    in-place build the source package ``root`` itself); ``setup.py`` calls this.
+
+    ``sources``: the hashes taken when the compiler read the sources (``setup.py`` takes
+    them before mypyc runs), so a file edited during the build makes the manifest disagree
+    with the disk and the stale build is refused, instead of being vouched for by hashes
+    taken after the build."""
     path = directory / MANIFEST_NAME
+    hashes = sources if sources is not None else source_hashes(COMPILED_MODULES, root)
     path.write_text(json.dumps({"group": GROUP, "modules": list(COMPILED_MODULES),
                                 "python": sys.implementation.cache_tag,
-                                "sources": source_hashes(COMPILED_MODULES, root)},
+                                "sources": hashes},
                                indent=1, sort_keys=True) + "\n")
     return path
 

@@ -28,6 +28,16 @@ def test_options_show_labels_help_and_value_words_in_german(server: Server, brow
     assert "Wann der Besitzer eines Baus nicht ablegen darf" in page.inner_text(
         "#opt-trail_ban-help")
     assert "Partnerschaften" in page.inner_text("label[for=opt-partnerships]")
+    # option raising (issue 30): three readings of the rulebook, the default selected
+    assert "Bau erhöhen" in page.inner_text("label[for=opt-raising]")
+    assert page.locator("#opt-raising option").all_inner_texts() == [
+        "keinen: ein Bau behält den Wert, mit dem er gebaut wurde",
+        "nur einfache Bauten, nie einen Mehrfach-Bau", "jeden Bau, auch Mehrfach-Bauten"]
+    assert page.input_value("#opt-raising") == "single"
+    page.select_option("#opt-raising", "any")
+    assert page.input_value("#opt-raising") == "any"
+    assert "Bauen ohne Nehmen" in page.inner_text("label[for=opt-build_without_capture]")
+    save_shot(page, shots, "lobby-options-casino-de")
     page.check("input[name=game][value=krumme20]")
     assert page.locator("#opt-end option").all_inner_texts() == [
         "jeder noch einen Zug", "das Spiel endet mit diesem Zug"]

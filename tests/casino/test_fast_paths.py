@@ -501,3 +501,71 @@ def test_trail_rule_is_one_predicate(options: dict[str, object]) -> None:
                 assert (error.code, {k: error.params[k] for k in refusal[1]}) == refusal
                 seen[refusal[0]] = seen.get(refusal[0], 0) + 1
     assert sum(seen.values()) > 20, seen
+
+
+@pytest.mark.parametrize("raising", ["none", "single", "any"])
+def test_raise_rule_is_one_predicate(raising: str) -> None:
+    """The move generator offers raises of exactly the builds that
+    :func:`~kartentisch.games.casino.table.raise_refusal` (the predicate the explanation
+    words) lets through: with every other condition of a raise met (a card from the hand
+    makes a value of at most 10 that the player holds another card of, the owner's duty
+    off), a raise is offered when the predicate allows it and refused with its code when
+    not. Random positions, where some players try raises that the rule forbids."""
+    from kartentisch.games.casino.table import raise_refusal
+
+    seen: dict[str, int] = {}
+    for state in positions({"raising": raising, "owner_keeps_capture_card": False}, games=3):
+        legal = set(legal_ids(state))
+        hand = state.hands[state.current_player]
+        for u, build in state.builds.items():
+            refusal = raise_refusal(raising, build)
+            for card in hand:
+                w = u + VALUES[card]
+                held = [c for c in hand if c != card and VALUES[c] == w]
+                if not VALUES[card] or w > 10 or not held:
+                    continue
+                raise_ = acts.Build(card, w, (), u, w in state.builds)
+                offered = acts.action_id(raise_) in legal
+                assert offered == (refusal is None), (raising, raise_, build)
+                if refusal is not None:
+                    assert state.why_illegal(raise_).code == refusal
+                kind = refusal or ("multiple raised" if build.multiple else "raised")
+                seen[kind] = seen.get(kind, 0) + 1
+    expected = {"none": {"casino.no_raising"},
+                "single": {"casino.multiple_not_raised", "raised"},
+                "any": {"multiple raised", "raised"}}[raising]
+    assert expected <= set(seen), seen
+
+
+def test_no_capture_rule_is_one_predicate() -> None:
+    """With option ``build_without_capture`` off, the move generator offers what it offers
+    with the option on, except to a player with no legal capture: only the trails (all of
+    them when the trail rules leave none), as
+    :func:`~kartentisch.games.casino.table.no_capture_refusal` says; every build it drops
+    is explained with the predicate's code."""
+    from kartentisch.games.casino.table import no_capture_refusal
+
+    usual = Casino(2, {"owner_keeps_capture_card": False})
+    seen = {"captures": 0, "trails only": 0, "builds dropped": 0}
+    for state in positions({"build_without_capture": False,
+                            "owner_keeps_capture_card": False}, games=3):
+        doc = state.to_json()
+        free = usual.state_from_json({**doc, "options": usual.options_json()})
+        wide = list(free.legal_action_ids())
+        kinds = {aid: type(acts.action_from_id(aid)) for aid in wide}
+        captures = acts.Capture in kinds.values()
+        assert no_capture_refusal(False, captures) == (None if captures else "casino.must_trail")
+        legal = list(legal_ids(state))
+        if captures:
+            assert legal == wide
+            seen["captures"] += 1
+            continue
+        trails = [aid for aid in wide if kinds[aid] is acts.Trail]
+        hand = sorted(state.hands[state.current_player])
+        assert legal == (trails or [acts.action_id(acts.Trail(c)) for c in hand])
+        seen["trails only"] += 1
+        for aid in wide:
+            if kinds[aid] is acts.Build:
+                assert state.why_illegal(acts.action_from_id(aid)).code == "casino.must_trail"
+                seen["builds dropped"] += 1
+    assert min(seen.values()) > 5, seen

@@ -192,3 +192,47 @@ def test_a_skipped_turn_is_a_heading_of_its_own(lang: str, skipped: str) -> None
         # never an event that would read as part of the skipped turn
         after = next(line for line in lines[i + 1:] if line)
         assert after.startswith("── ") or after.startswith(end), after
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ("Team 1 (Bot 0 + Bot 2)", "Team points:", "Winning team", "Points of each player",
+            "Team points")),
+    ("de", ("Team 1 (Bot 0 + Bot 2)", "Teampunkte:", "Siegerteam", "Punkte der einzelnen Spieler",
+            "Teampunkte")),
+])
+def test_a_team_game_shows_the_teams_and_their_result(lang: str, words: tuple[str, ...]) -> None:
+    # the team variant (a reconstruction): who plays with whom, team points, the team result
+    result = runner.invoke(app, ["play", "krumme20", "--players", "4", "-o", "teams=pairs",
+                                 "--watch", "--bots", "heuristic", "--seed", "3", "--delay",
+                                 "0", "--lang", lang], env=ENGLISH)
+    out = result.output
+    assert result.exit_code == 0, out
+    for word in words:
+        assert word in out, word
+    assert "Team 2 (Bot 1 + Bot 3)" in out
+
+
+def test_a_human_is_told_whom_they_play_with() -> None:
+    set_language("en")
+    presenter = load_presenter("krumme20")
+    game = load_game("krumme20", 6, {"teams": "pairs"})
+    names = ["Ana", "Bo", "Cleo", "Dan", "Eva", "Finn"]
+    buffer = StringIO()
+    Console(file=buffer, width=200).print(presenter.render(
+        game.new_initial_state(2).observation(1), viewer=1, names=names))
+    out = buffer.getvalue()
+    assert "You play in Team 2 with Eva." in out
+    assert "Team 1 (Ana + Dan): 0 points" in out and "Team 3 (Cleo + Finn): 0 points" in out
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "team play (pairs) is for these player counts only: 4, 6; not 5"),
+    ("de", "Das Teamspiel (pairs) gibt es nur für diese Spielerzahlen: 4, 6; nicht 5"),
+])
+def test_team_play_with_five_players_is_refused_in_words(lang: str, text: str) -> None:
+    result = runner.invoke(app, ["play", "krumme20", "--players", "5", "-o", "teams=pairs",
+                                 "--watch", "--bots", "random", "--delay", "0", "--lang", lang],
+                           env=ENGLISH)
+    assert result.exit_code != 0
+    assert text in " ".join(result.output.split())
+    assert "Traceback" not in result.output

@@ -108,10 +108,24 @@ CASES: list[tuple[str, Callable[[Build], K20State], str, dict[str, Any]]] = [
     ("a lowest card instead of drawing with fewer than five",
      lambda b: sitout_step(b, ["4/1", "2/2"]), "low 1",
      {"code": "k20.lowest_needs_full_hand", "limit": 5}),
+    ("a draw where the compensation is taken like a 1 (compensation=take)",
+     lambda b: after(b(hands=[["1/4", "0/0"], ["4/1", "2/2"], ["5/5"]],
+                       options={"compensation": "take"}), "p1", "sitout"), "draw",
+     {"code": "k20.compensation_takes"}),
     ("pass instead of the obligatory play",
      lambda b: b(hands=[["2/4", "1/1"], ["0/0"], ["0/0"]]), "pass", {"code": "k20.must_play"}),
     ("a move of another step", lambda b: b(hands=[["2/4", "1/1"], ["0/0"], ["0/0"]]),
      "sitout", {"code": "k20.wrong_step", "step": "turn"}),
+    # reconstruction (the team sheet 3/3 is missing): the option team_targets=false spares a
+    # teammate's personal cards from the 0 and the 1
+    ("take a teammate's card when teammates are no target",
+     lambda b: after(b(players=4, hands=[["2/1", "2/3"], ["4/1"], ["3/0", "1/1"], ["5/5"]],
+                       options={"teams": "pairs", "team_targets": False}), "p1"),
+     "take 2:1", {"code": "k20.teammate_target", "seat": 2}),
+    ("turn over a teammate's card when teammates are no target",
+     lambda b: after(b(players=4, hands=[["1/0", "2/3"], ["4/1"], ["3/0", "1/1"], ["5/5"]],
+                       options={"teams": "pairs", "team_targets": False}), "p1"),
+     "flip 2:1", {"code": "k20.teammate_target", "seat": 2}),
     ("a draw in the 0's step",
      lambda b: after(b(hands=[["1/0", "2/3"], ["4/1"], ["5/5"]]), "p1"), "draw",
      {"code": "k20.wrong_step", "step": "flip"}),
@@ -144,8 +158,12 @@ def test_each_refusal_has_its_code_and_params(setup: Callable[[Build], K20State]
     assert parsed.value.code == error.code
 
 
+OPTION_CODES = {"k20.team_players", "k20.team_option_alone"}
+"""Codes that refuse rules options, not moves (tests/krumme20/test_teams.py has them)."""
+
+
 def test_every_rule_code_has_a_case() -> None:
-    rule_codes = {c for c in REASONS if c not in PARSE_CASES.values()}
+    rule_codes = {c for c in REASONS if c not in PARSE_CASES.values()} - OPTION_CODES
     assert rule_codes == {c[3]["code"] for c in CASES}
 
 

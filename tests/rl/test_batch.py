@@ -43,8 +43,9 @@ class ReferenceRows:
     :class:`~kartentisch.rl.encodings.base.Decision` per row, and the reference encoding of
     each seat's observation (no fast path, no rows' core)."""
 
-    def __init__(self, game: str, players: int, rows: int, seed: int) -> None:
-        self.game = load_game(game, players)
+    def __init__(self, game: str, players: int, rows: int, seed: int,
+                 options: dict[str, Any] | None = None) -> None:
+        self.game = load_game(game, players, options)
         self.encoding = encoding_for(self.game)
         self.rng = np.random.default_rng(seed)
         self.states = [self._new_state() for _ in range(rows)]
@@ -88,9 +89,18 @@ def test_rows_match_the_table_loop_move_for_move(game: str, players: int) -> Non
     (games end within the run: the rows are replaced exactly as the tables are)."""
     steps = {"krass-kariert": 500, "casino": 700, "krumme20": 400}[game]
     stepper = BatchStepper(game, 4, seed=21, players=players)
-    policy = np.random.default_rng(5)
-    obs, masks, current = stepper.reset(seed=21)
-    reference = ReferenceRows(game, players, 4, seed=21)
+    finished = _step_along(stepper, ReferenceRows(game, players, 4, seed=21), steps, 21, 5)
+    assert finished >= 1 and stepper.games_finished == finished
+
+
+def _step_along(stepper: BatchStepper, reference: ReferenceRows, steps: int, seed: int,
+                policy_seed: int, ended: Any = None) -> int:
+    """Reset ``stepper`` with ``seed`` (its rows' games as ``reference``'s, made with the
+    same seed), then step both with the same random tokens, comparing vectors,
+    masks, seats, rewards and finished games at every step; ``ended(rewards, dones)`` sees
+    each step's results. Returns the games finished."""
+    policy = np.random.default_rng(policy_seed)
+    obs, masks, current = stepper.reset(seed=seed)
     finished = 0
     for _ in range(steps):
         ref_obs, ref_masks, ref_seats = reference.arrays()
@@ -101,8 +111,10 @@ def test_rows_match_the_table_loop_move_for_move(game: str, players: int) -> Non
         obs, masks, rewards, dones, current = stepper.step(tokens)
         ref_rewards, ref_dones = reference.step(tokens)
         assert np.array_equal(rewards, ref_rewards) and np.array_equal(dones, ref_dones)
+        if ended is not None:
+            ended(rewards, dones)
         finished += int(dones.sum())
-    assert finished >= 1 and stepper.games_finished == finished
+    return finished
 
 
 @pytest.mark.parametrize(("game", "players"), [("krass-kariert", 3), ("casino", 3),
@@ -286,3 +298,21 @@ def test_compiled_rows_give_the_pure_fingerprint() -> None:
         game, digest, finished = line.split()
         assert int(finished) >= 1, game
         assert digest != hashlib.sha256(b"").hexdigest()
+
+
+@pytest.mark.parametrize("teams", ["pairs", "trios"])
+def test_rows_play_the_krumme20_team_variant_as_the_reference(teams: str) -> None:
+    """The compiled stepper's rows support the team variant: its vectors (with the team
+    fields), masks and rewards (every member of a winning team its team's share) equal the
+    reference's, move for move."""
+    options = {"teams": teams}
+    stepper = BatchStepper("krumme20", 3, seed=8, players=6, options=options)
+    team = [0, 1, 0, 1, 0, 1] if teams == "trios" else [0, 1, 2, 0, 1, 2]
+
+    def paid_alike(rewards: np.ndarray, dones: np.ndarray) -> None:
+        for row in np.flatnonzero(dones):  # teammates are paid alike
+            for s in range(6):
+                assert rewards[row][s] == rewards[row][team.index(team[s])]
+
+    reference = ReferenceRows("krumme20", 6, 3, seed=8, options=options)
+    assert _step_along(stepper, reference, 400, 8, 8, paid_alike) >= 1

@@ -222,11 +222,15 @@ def test_krumme20_side_counts_fit_the_byte_builders_digits() -> None:
     assert len(k20_bytes.ALL3) == len(k20_bytes.ABL3) == k20_bytes.LOW == k20_bytes.RADIX ** 3
 
 
-@pytest.mark.parametrize(("players", "peek_own"), [(2, False), (3, True), (6, False)])
+@pytest.mark.parametrize(("players", "peek_own", "teams"),
+                         [(2, False, "none"), (3, True, "none"), (6, False, "none"),
+                          (4, True, "pairs"), (6, True, "trios")])
 def test_krumme20_encoding_unchanged_when_unknown_sides_are_redealt(players: int,
-                                                                    peek_own: bool) -> None:
-    """A side nobody (or only its owner) has seen must not show in anybody else's vector."""
-    game = load_game("krumme20", players, {"peek_own": peek_own})
+                                                                    peek_own: bool,
+                                                                    teams: str) -> None:
+    """A side nobody (or only its owner) has seen must not show in anybody else's vector;
+    in the team variant not in a teammate's either."""
+    game = load_game("krumme20", players, {"peek_own": peek_own, "teams": teams})
     enc = encoding_for(game)
     rng = random.Random(players)
     state = game.new_initial_state(5)
@@ -253,7 +257,13 @@ def test_krumme20_encoding_unchanged_when_unknown_sides_are_redealt(players: int
 
 _FAST_CASES = [("krass-kariert", n, {}) for n in (3, 4, 5)] + [
     ("casino", n, {}) for n in (2, 3, 4)] + [
-    ("krumme20", n, {}) for n in (2, 3, 4, 5, 6)] + [("krumme20", 3, {"peek_own": True})]
+    ("krumme20", n, {}) for n in (2, 3, 4, 5, 6)] + [("krumme20", 3, {"peek_own": True})] + [
+    ("krumme20", 4, {"teams": "pairs"}), ("krumme20", 6, {"teams": "pairs", "peek_own": True}),
+    ("krumme20", 6, {"teams": "trios"})]
+_FAST_CASES.append(("krumme20", 3, {"compensation": "take", "three_zeros_action": "revealed",
+                                    "last_card_crosswise": "five_only"}))
+"""Krumme20's readings of the rule sheet (issue 30) change what the state holds, never the
+vector's layout: the fast path reads them from the state like everything else."""
 
 
 def _random_states(name: str, players: int, options: dict, games: int, seed: int):
@@ -436,3 +446,37 @@ def test_write_rows_is_bit_identical_to_the_reference(name: str, players: int) -
     for row, (state, seat) in enumerate(zip(states, seats, strict=True)):
         assert out[row].tobytes() == enc.encode(state.observation(seat)).tobytes(), row
     assert len(states) > 100
+
+
+def test_krumme20_team_fields() -> None:
+    """The team variant fills the team fields (who is in my team, the teams' points) and
+    keeps the size; without teams they stay zero, so base-game weights read the same."""
+    from kartentisch.rl.encodings.krumme20 import OBS_SIZE, TEAM
+
+    solo = load_game("krumme20", 4)
+    # with the fouls' literal reward the team game's moves are the base game's
+    team = load_game("krumme20", 4, {"teams": "pairs", "team_foul_reward": True})
+    a, b = solo.new_initial_state(4), team.new_initial_state(4)
+    rng = random.Random(4)
+    for _ in range(120):
+        if a.is_terminal():
+            break
+        ids = a.legal_action_ids()
+        assert ids == b.legal_action_ids()
+        aid = ids[rng.randrange(len(ids))]
+        a.apply_id(aid)
+        b.apply_id(aid)
+    enc_a, enc_b = encoding_for(solo), encoding_for(team)
+    assert enc_a.obs_size == enc_b.obs_size == OBS_SIZE
+    for seat in range(4):
+        va = enc_a.encode(a.observation(seat))
+        vb = enc_b.encode(b.observation(seat))
+        assert not va[TEAM:].any()
+        assert np.array_equal(va[:TEAM], vb[:TEAM])  # everything else as in the base game
+        # seats 0+2 and 1+3: the seat itself and the one two places on are in my team
+        assert list(vb[TEAM:TEAM + 6]) == [1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+        mine = b.team_scores()[seat % 2]
+        other = b.team_scores()[1 - seat % 2]
+        assert vb[TEAM + 6] == np.float32(min(mine / 80.0, 1.0))
+        assert vb[TEAM + 7] == np.float32(min(other / 80.0, 1.0))
+        assert not vb[TEAM + 8:].any()

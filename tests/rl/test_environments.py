@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from kartentisch.core.errors import IllegalActionError, InvalidActionError
+from kartentisch.core.registry import load_game
 from kartentisch.rl import pettingzoo_env
 from kartentisch.rl.batch import BatchStepper
 from kartentisch.rl.gymnasium_env import KartentischEnv, env_id
@@ -18,16 +19,20 @@ from kartentisch.rl.gymnasium_env import KartentischEnv, env_id
 GAMES = ["krass-kariert", "casino", "krumme20"]
 
 
-@pytest.mark.parametrize(("game", "players"),
-                         [("krass-kariert", 3), ("krass-kariert", 5), ("casino", 2),
-                          ("casino", 4), ("krumme20", 2), ("krumme20", 6)])
+EVERY_COUNT = [(game, players) for game in GAMES
+               for players in range(load_game(game).spec.min_players,
+                                    load_game(game).spec.max_players + 1)]
+"""Every game with every player count it allows."""
+
+
+@pytest.mark.parametrize(("game", "players"), EVERY_COUNT)
 def test_pettingzoo_api_test(game: str, players: int) -> None:
     api_test(pettingzoo_env.env(game, players=players), num_cycles=60)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_pettingzoo_seed_test(game: str) -> None:
-    seed_test(lambda: pettingzoo_env.env(game, players=3), num_cycles=60)
+@pytest.mark.parametrize(("game", "players"), EVERY_COUNT)
+def test_pettingzoo_seed_test(game: str, players: int) -> None:
+    seed_test(lambda: pettingzoo_env.env(game, players=players), num_cycles=60)
 
 
 def _play_aec(env, seed: int) -> dict[str, float]:

@@ -138,7 +138,7 @@ def test_caps_and_rate_limits_answer_with_a_code(start_server: Any) -> None:
     table from one address gets 429 `lobby.too_many_tables`; a flood of requests 429
     `rate.too_fast` with Retry-After; nothing is a server error."""
     server = start_server(limits="watchers_per_table=3,connections_per_address=6,"
-                          "tables_rate=0.001,messages_rate=1,requests_rate=1")
+                          "tables_rate=0.001,messages_rate=1,requests_rate=0.01")
     made = [server.create(game="krumme20", players=2, options=QUICK) for _ in range(20)]
     with server.http() as http:
         refused = http.post("/api/tables", json={"game": "krumme20", "players": 2})

@@ -32,12 +32,13 @@ import msgspec
 from kartentisch.arena.pool import WorkerPool, stop_on_sigterm, worker_pool
 from kartentisch.arena.schedule import entrant_labels, iter_schedule, parse_lineup, rounded_games
 from kartentisch.arena.stats import BotStats, Ratings, outcome_flags
+from kartentisch.arena.teams import Teams, TeamStats, TeamTally, team_lineup, team_rotations
 from kartentisch.bots.match import BotError, GameOutcome, play_match
 from kartentisch.bots.registry import build_bot
 from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import Game
 from kartentisch.core.records import GameRecord, read_records, write_atomically
-from kartentisch.core.registry import descriptor, load_game
+from kartentisch.core.registry import descriptor, game_class, load_game
 from kartentisch.locale import _
 
 CHUNK_SECONDS: Final = 0.2
@@ -213,8 +214,6 @@ def _windowed(tasks: Iterable[GameTask], window: _Window,
 
 def _preload(tasks: list[GameTask]) -> list[str]:
     """Modules a worker needs for these games: imported once by the fork server."""
-    from kartentisch.core.registry import game_class
-
     modules = [__name__]
     for task in tasks[:1]:
         modules.append(game_class(task.game).__module__)
@@ -315,6 +314,11 @@ class ArenaResult:
     seconds: float = 0.0
     games: int = 0
     """Games aggregated."""
+    teams: Teams = ()
+    """The seats of each team in the first game of every group (``()``: nobody plays in a
+    team); see :mod:`kartentisch.arena.teams` for how bots form teams."""
+    team_stats: list[TeamStats] = field(default_factory=list)
+    """Each team's results (empty without teams)."""
 
     @property
     def records(self) -> list[dict[str, Any]]:
@@ -323,11 +327,14 @@ class ArenaResult:
 
     def summary(self, *, timings: bool = True) -> dict[str, Any]:
         """JSON-ready summary; ``timings=False`` gives a scheduling-independent result."""
-        return {
+        data = {
             "game": self.game, "players": self.players, "options": self.options,
             "seed": self.seed, "games": self.games, "lineup": self.lineup,
             "bots": [self.stats[label].to_json(timings=timings) for label in self.labels],
         }
+        if self.teams:
+            data["teams"] = [team.to_json() for team in self.team_stats]
+        return data
 
     def write_jsonl(self, path: str | Path) -> None:
         """Write the records as JSON Lines, one game per line, in index order (atomically:
@@ -349,34 +356,69 @@ def read_jsonl(path: str | Path) -> list[GameRecord]:
     return list(read_records(path))
 
 
+def game_teams(game: Game[Any, Any, Any]) -> Teams:
+    """The teams of ``game`` as its descriptor tells them (``()``: every seat alone)."""
+    return tuple(tuple(seats) for seats in descriptor(game.spec.name).teams(game))
+
+
 def iter_tasks(game: Game[Any, Any, Any], lineup: Sequence[str], games: int, *, seed: int,
                duplicate: bool, record: bool = True) -> Iterator[GameTask]:
-    """The run's tasks, made one at a time from the schedule."""
+    """The run's tasks, made one at a time from the schedule (a team game's rotations keep
+    its teams together: :func:`kartentisch.arena.teams.team_rotations`)."""
     labels = entrant_labels(list(lineup))
     rules = game.options_json()  # one shared, read-only dictionary for every task
     name, players = game.spec.name, game.players
-    for s in iter_schedule(seed, players, games, duplicate=duplicate):
+    rotations = team_rotations(game_teams(game), players)
+    for s in iter_schedule(seed, players, games, duplicate=duplicate, rotations=rotations):
         yield GameTask(index=s.index, game=name, players=players, options=rules,
                        seed=s.deal_seed, bots=tuple(lineup[e] for e in s.entrants),
                        labels=tuple(labels[e] for e in s.entrants), bot_seeds=s.bot_seeds,
                        record=record)
 
 
+def _game_with_teams(game_name: str, teams: int,
+                     options: Mapping[str, Any] | None) -> Game[Any, Any, Any] | None:
+    """The game with the fewest players whose options make ``teams`` teams, or ``None``."""
+    spec = game_class(game_name).spec
+    for players in range(spec.min_players, spec.max_players + 1):
+        try:
+            game = load_game(game_name, players, options)
+        except KartentischError:
+            continue
+        if len(game_teams(game)) == teams:
+            return game
+    return None
+
+
 def make_game(game_name: str, lineup: Sequence[str], players: int | None,
               options: Mapping[str, Any] | None) -> tuple[Game[Any, Any, Any], list[str]]:
-    """The game for a lineup, and the lineup (one bot for every seat: repeated).
+    """The game for a lineup, and the lineup (one bot for every seat: repeated, or in a team
+    game one bot per team spread over its seats; see :mod:`kartentisch.arena.teams`).
 
     Without ``players`` the player count is the number of bots, or the game's default
-    when a single bot is named."""
+    when a single bot is named; bots that are too few for a seat each but match a team
+    option's number of teams play its smallest team game (two bots and teams of two: four
+    players)."""
     lineup = list(lineup)
     n = players if players is not None else len(lineup) if len(lineup) > 1 else None
-    game = load_game(game_name, n, options)
+    try:
+        game = load_game(game_name, n, options)
+    except KartentischError as refused:
+        if players is not None or len(lineup) <= 1:
+            raise
+        found = _game_with_teams(game_name, len(lineup), options)  # one bot per team
+        if found is None:
+            raise refused from None
+        game = found
     if len(lineup) == 1:
         lineup = lineup * game.players
+    teams = game_teams(game)
+    lineup = team_lineup(lineup, teams, game.players)
     if len(lineup) != game.players:
+        per_team = f" or {len(teams)} (one per team)" if teams else ""
         raise KartentischError(
-            f"{game.spec.title} with {game.players} players needs {game.players} bots, "
-            f"got {len(lineup)} ({', '.join(lineup)}); repeat one with name*count")
+            f"{game.spec.title} with {game.players} players needs {game.players} bots"
+            f"{per_team}, got {len(lineup)} ({', '.join(lineup)}); repeat one with name*count")
     return game, lineup
 
 
@@ -391,6 +433,7 @@ class _Tally:
         self.on_outcome = on_outcome
         self.stats = {label: BotStats(label) for label in result.labels}
         self.ratings = Ratings(result.labels)
+        self.teams = TeamTally(result.teams, result.labels) if result.teams else None
         self.waiting: dict[int, GameOutcome] = {}
         self.next = 0
 
@@ -415,6 +458,8 @@ class _Tally:
             if times is not None:
                 st.add_moves(times[seat])
         self.ratings.update(outcome.labels, returns)
+        if self.teams is not None:
+            self.teams.add(outcome.labels, returns)
         self.result.games += 1
         if self.out is not None and outcome.record is not None:
             self.out.write(_line(outcome.record))
@@ -438,6 +483,8 @@ class _Tally:
         for label, st in self.stats.items():
             st.mu, st.sigma = self.ratings.mu_sigma(label)
         self.result.stats = self.stats
+        if self.teams is not None:
+            self.result.team_stats = self.teams.stats
 
 
 def run_arena(game: str, bots: str | Sequence[str], games: int, *, players: int | None = None,
@@ -451,9 +498,11 @@ def run_arena(game: str, bots: str | Sequence[str], games: int, *, players: int 
     Args:
         game: registry name of the game.
         bots: one spec per seat, as a list or ``"a,b*3"``; a spec may carry parameters
-            (``ismcts:iterations=200``). A single bot sits in every seat.
+            (``ismcts:iterations=200``). A single bot sits in every seat; in a team game one
+            spec per team plays all of its seats (:mod:`kartentisch.arena.teams`).
         games: number of games; rounded up to a multiple of the player count so that every
-            bot sits in every seat equally often.
+            bot sits in every seat equally often (in a team game, of the rotations that
+            keep its teams together).
         players: player count (default: the number of bots; for one bot the game's default).
         options: the game's rules options.
         seed: the master seed; every deal and bot seed derives from it and the game index.
@@ -472,12 +521,13 @@ def run_arena(game: str, bots: str | Sequence[str], games: int, *, players: int 
     lineup = parse_lineup(bots) if isinstance(bots, str) else list(bots)
     game_obj, lineup = make_game(game, lineup, players, options)
     labels = entrant_labels(lineup)
-    total = rounded_games(game_obj.players, games)
+    teams = game_teams(game_obj)
+    total = rounded_games(len(team_rotations(teams, game_obj.players)), games)
     tasks = iter_tasks(game_obj, lineup, games, seed=seed, duplicate=duplicate,
                        record=keep or out is not None)
     result = ArenaResult(game=game_obj.spec.name, players=game_obj.players,
                          options=game_obj.options_json(), seed=seed, lineup=lineup,
-                         labels=labels)
+                         labels=labels, teams=teams)
     tally = _Tally(result, keep=keep, out=out, on_outcome=on_outcome)
     start = time.perf_counter()
     batches = run_tasks(tasks, workers=workers, backend=backend, address=address)

@@ -3,16 +3,19 @@
 Games come in *groups* of one game per seat rotation. With duplicate deals (the default)
 all games of a group share one deal seed, and rotation ``r`` seats entrant
 ``(seat - r) mod n`` in ``seat``: every entrant plays every deal from every seat, so the
-luck of the cards cancels out between bots. Seeds depend only on the master seed and the
-game index, never on scheduling, so any backend and worker count give identical games.
-Every seed comes from :func:`kartentisch.core.rng.derive_seed`, the one derivation of the
-package: deal ``derive_seed(master, "deal", group)`` (``index`` without duplicate deals), the
-bot in ``seat`` of game ``index`` ``derive_seed(master, "bot", index, seat)``.
+luck of the cards cancels out between bots. A team game uses only the rotations that move
+whole teams onto teams (:func:`kartentisch.arena.teams.team_rotations`; for teams sitting
+alternately that is every rotation), so teammates stay teammates in every game of a run.
+Seeds depend only on the master seed and the game index, never on scheduling, so any
+backend and worker count give identical games. Every seed comes from
+:func:`kartentisch.core.rng.derive_seed`, the one derivation of the package: deal
+``derive_seed(master, "deal", group)`` (``index`` without duplicate deals), the bot in
+``seat`` of game ``index`` ``derive_seed(master, "bot", index, seat)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from kartentisch.core.rng import derive_seed
@@ -64,6 +67,7 @@ class Seating:
     index: int
     group: int
     rotation: int
+    """The seat shift: entrant ``e`` sits in seat ``(e + rotation) mod n``."""
     deal_seed: int
     entrants: tuple[int, ...]
     """Entrant index (into the lineup) by seat."""
@@ -71,26 +75,34 @@ class Seating:
     """Each seat's bot seed."""
 
 
-def rounded_games(players: int, games: int) -> int:
-    """``games`` rounded up to whole seat rotations (groups of ``players`` games)."""
-    return -(-games // players) * players
+def rounded_games(group: int, games: int) -> int:
+    """``games`` rounded up to whole groups of seat rotations (``group`` games each: the
+    player count, or a team game's rotations that keep its teams)."""
+    return -(-games // group) * group
 
 
-def iter_schedule(master: int, players: int, games: int, *,
-                  duplicate: bool = True) -> Iterator[Seating]:
+def iter_schedule(master: int, players: int, games: int, *, duplicate: bool = True,
+                  rotations: Sequence[int] | None = None) -> Iterator[Seating]:
     """The seating of games ``0 .. games-1`` one at a time (``games`` is rounded up to whole
-    groups): a run of any length starts at once and holds one entry at a time."""
-    rotations = [tuple((seat - rotation) % players for seat in range(players))
-                 for rotation in range(players)]
+    groups): a run of any length starts at once and holds one entry at a time.
+
+    ``rotations``: the seat shifts a group plays, in order (default every one, ``0 .. n-1``;
+    a team game passes those that keep its teams together). A group has one game each."""
+    shifts = list(range(players)) if rotations is None else list(rotations)
+    if not shifts or shifts[0] != 0:
+        raise ValueError("a group's rotations start with 0 (the lineup as given)")
+    seatings = [tuple((seat - shift) % players for seat in range(players)) for shift in shifts]
     deal_seed = 0
-    for index in range(rounded_games(players, games)):
-        group, rotation = divmod(index, players)
-        if rotation == 0 or not duplicate:
+    for index in range(rounded_games(len(shifts), games)):
+        group, position = divmod(index, len(shifts))
+        if position == 0 or not duplicate:
             deal_seed = derive_seed(master, "deal", group if duplicate else index)
         bot_seeds = tuple(derive_seed(master, "bot", index, seat) for seat in range(players))
-        yield Seating(index, group, rotation, deal_seed, rotations[rotation], bot_seeds)
+        yield Seating(index, group, shifts[position], deal_seed, seatings[position], bot_seeds)
 
 
-def schedule(master: int, players: int, games: int, *, duplicate: bool = True) -> list[Seating]:
+def schedule(master: int, players: int, games: int, *, duplicate: bool = True,
+             rotations: Sequence[int] | None = None) -> list[Seating]:
     """The seating of games ``0 .. games-1`` as a list (see :func:`iter_schedule`)."""
-    return list(iter_schedule(master, players, games, duplicate=duplicate))
+    return list(iter_schedule(master, players, games, duplicate=duplicate,
+                              rotations=rotations))

@@ -45,8 +45,39 @@ def outcome_flags(returns: Sequence[float]) -> tuple[list[bool], list[bool]]:
     return ([math.isclose(r, high) for r in returns], [math.isclose(r, low) for r in returns])
 
 
+class Shares:
+    """Win and loss shares with their Wilson intervals, and the mean return, of anything
+    that counts ``games``, ``wins``, ``losses`` and ``total_return`` (a bot, a team)."""
+
+    __slots__ = ()
+    games: int
+    wins: int
+    losses: int
+    total_return: float
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def loss_share(self) -> float:
+        return self.losses / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def loss_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.losses, self.games)
+
+    @property
+    def mean_return(self) -> float:
+        return self.total_return / self.games if self.games else 0.0
+
+
 @dataclass(slots=True)
-class BotStats:
+class BotStats(Shares):
     """One entrant's results."""
 
     label: str
@@ -78,26 +109,6 @@ class BotStats:
                 slot = self._sampler.randrange(self.moves)
                 if slot < MOVE_SAMPLE:
                     sample[slot] = value
-
-    @property
-    def win_share(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def loss_share(self) -> float:
-        return self.losses / self.games if self.games else 0.0
-
-    @property
-    def win_interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
-
-    @property
-    def loss_interval(self) -> tuple[float, float]:
-        return wilson_interval(self.losses, self.games)
-
-    @property
-    def mean_return(self) -> float:
-        return self.total_return / self.games if self.games else 0.0
 
     @property
     def ordinal(self) -> float:

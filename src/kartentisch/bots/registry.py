@@ -29,6 +29,13 @@ _GENERIC: dict[str, str] = {
 LEARNED: dict[str, str] = {"learned": "kartentisch.rl.learned:make_learned"}
 """The bot of every game with an encoding: a network's values of the legal actions."""
 
+_RESEARCH: dict[str, str] = {
+    # OpenSpiel's IS-MCTS through the research adapter (needs the ``rl`` extra: OpenSpiel)
+    "openspiel-ismcts": "kartentisch.rl.openspiel:make_openspiel_ismcts",
+}
+"""Bots of every game for the command line and the arena only (``list_bots(game,
+research=True)``): research tools, not opponents the table server offers to people."""
+
 _PER_GAME: dict[str, dict[str, str]] = {}
 """Bots registered for one game at run time, beside those its descriptor names."""
 
@@ -57,9 +64,10 @@ def register_bot(name: str, target: str, game: str | None = None) -> None:
     table[name] = target
 
 
-def list_bots(game: str) -> list[str]:
-    """Bot names available for ``game``."""
-    return sorted({*_GENERIC, *_own_bots(game)})
+def list_bots(game: str, *, research: bool = False) -> list[str]:
+    """Bot names available for ``game``; with ``research``, the research bots too (the
+    command line and the arena take them, the table server does not offer them)."""
+    return sorted({*_GENERIC, *_own_bots(game), *(_RESEARCH if research else ())})
 
 
 def make_bot(name: str, game: Any, seed: int = 0, **params: Any) -> Bot:
@@ -69,10 +77,11 @@ def make_bot(name: str, game: Any, seed: int = 0, **params: Any) -> Bot:
     """
     game_name = game.spec.name
     key = name.strip().lower()
-    target = _own_bots(game_name).get(key) or _GENERIC.get(key)
+    target = _own_bots(game_name).get(key) or _GENERIC.get(key) or _RESEARCH.get(key)
     if target is None:
         raise KartentischError(
-            f"unknown bot {name!r} for {game_name}; available: {', '.join(list_bots(game_name))}")
+            f"unknown bot {name!r} for {game_name}; available:"
+            f" {', '.join(list_bots(game_name, research=True))}")
     module_name, _, attr = target.partition(":")
     factory: BotFactory = getattr(importlib.import_module(module_name), attr)
     return factory(game, seed, **params) if params else factory(game, seed)

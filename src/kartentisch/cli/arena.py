@@ -37,8 +37,11 @@ def _check_backend(backend: str) -> None:
 def _check_lineup(game_name: str, lineup: list[str], players: int | None,
                   options: dict[str, str]) -> list[str]:
     """Fail unless the game, player count, options and every bot spec go together; the
-    lineup with one bot per seat (a single bot sits in every seat; without ``--players``
-    the game's default player count is used then)."""
+    lineup with one bot per seat (a single bot sits in every seat, and in a team game one
+    bot per team plays all of its seats; without ``--players`` the game's default player
+    count is used then: see :func:`kartentisch.arena.runner.make_game`)."""
+    from kartentisch.arena.runner import game_teams, make_game
+    from kartentisch.arena.teams import team_lineup
     from kartentisch.cli.arguments import bot_problem, fail, fail_with
     from kartentisch.cli.presenters import load_presenter
     from kartentisch.core.registry import load_game
@@ -47,9 +50,19 @@ def _check_lineup(game_name: str, lineup: list[str], players: int | None,
     try:
         game = load_game(game_name, count, options)
     except KartentischError as error:
-        fail_with(error, load_presenter(game_name).localize_param)
+        try:  # one bot per team, at the game's usual count for these options
+            game, _lineup = make_game(game_name, lineup, players, options)
+        except KartentischError:
+            fail_with(error, load_presenter(game_name).localize_param)
     if len(lineup) == 1:
         lineup = lineup * game.players
+    teams = game_teams(game)
+    lineup = team_lineup(lineup, teams, game.players)
+    if len(lineup) != game.players and teams:
+        fail(_("{game} with {players} players in {teams} teams needs one bot per team "
+               "({teams}) or one per seat ({players}), not {count}.").format(
+                   game=game.spec.title, players=game.players, teams=len(teams),
+                   count=len(lineup)))
     if len(lineup) != game.players:
         fail(_("{game} with {players} players needs {players} bots, not {count}; repeat "
                "one with name*count.").format(game=game.spec.title, players=game.players,
@@ -113,6 +126,25 @@ def _stopped(console: Console, out: Path | None, games: int, records: IO[str] | 
     Console(stderr=True, highlight=False).print(message)
 
 
+def _team_table(result: Any) -> Any:
+    """The teams' results: which bots formed each team, its wins and losses (95% Wilson
+    intervals) and mean return, best first."""
+    from rich.table import Table
+
+    table = Table(title=_("Teams"))
+    columns = (_("team"), _("bots"), _("won (95%)"), _("lost (95%)"), _("mean return"))
+    for index, column in enumerate(columns):
+        table.add_column(column, justify="left" if index < 2 else "right")
+    for team in sorted(result.team_stats, key=lambda team: -team.win_share):
+        wl, wh = team.win_interval
+        ll, lh = team.loss_interval
+        table.add_row(_("Team {letter}").format(letter=team.name), ", ".join(team.bots),
+                      f"{team.win_share:.1%} [{wl:.1%}, {wh:.1%}]",
+                      f"{team.loss_share:.1%} [{ll:.1%}, {lh:.1%}]",
+                      f"{team.mean_return:+.3f}")
+    return table
+
+
 def make_arena_command() -> Callable[..., None]:
     """The ``arena`` command, with its help texts in the current language."""
 
@@ -121,7 +153,8 @@ def make_arena_command() -> Callable[..., None]:
         bots: Annotated[str, typer.Option(
             "--bots", "-b", metavar="SPECS",
             help=_("One bot per seat, comma-separated; name*count repeats; "
-                   "name:key=value sets parameters (ismcts:iterations=200)."))],
+                   "name:key=value sets parameters (ismcts:iterations=200). In a team game "
+                   "one bot per team plays all of the team's seats."))],
         games: Annotated[str, typer.Option(
             "--games", "-n", metavar="N",
             help=_("Games (rounded up to whole seat rotations)."))] = "100",
@@ -251,6 +284,8 @@ def make_arena_command() -> Callable[..., None]:
             wide = Measurement.get(console, console.options.update_width(100_000), table)
             console.width = max(console.width, wide.maximum)
         console.print(table)
+        if result.team_stats:
+            console.print(_team_table(result))
         console.print(_("{seconds:.1f} s wall time").format(seconds=result.seconds))
         if out is not None:
             console.print(_("Records: {path}").format(path=out))

@@ -166,7 +166,7 @@ def bot_problem(spec: str, game: Any) -> str | None:
     except ValueError:
         return _("A bot is written name or name:key=value, not {spec!r}.").format(
             spec=_short(spec))
-    available = list_bots(game.spec.name)
+    available = list_bots(game.spec.name, research=True)
     if name.lower() not in available:
         return _("Unknown bot {name!r} for {game}; available: {bots}").format(
             name=_short(name), game=game.spec.title, bots=", ".join(available))

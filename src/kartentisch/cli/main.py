@@ -693,7 +693,7 @@ def games(lang: LangOption = None) -> None:
     for game_name in list_games():
         spec = game_class(game_name).spec
         table.add_row(game_name, f"{spec.min_players}–{spec.max_players}",
-                      ", ".join(list_bots(game_name)))
+                      ", ".join(list_bots(game_name, research=True)))
     console.print(table)
 
 

@@ -40,6 +40,7 @@ def replay_record(record: GameRecord, *, presenter: Presenter, console: Console,
         InvalidRecordError: the record does not replay (checked before anything is shown).
     """
     game = record.new_game()
+    presenter.use_game(game)
     if viewer is not None:
         game.check_seat(viewer)
     record.replay()  # validate the whole record before showing anything

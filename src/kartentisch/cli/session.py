@@ -352,6 +352,7 @@ def play_session(*, game_name: str, game: Game[Any, Any, Any], seed: int, seats:
     """
     from kartentisch.bots.match import play_match
 
+    presenter.use_game(game)
     human_seat = list(seats).index(HUMAN) if HUMAN in seats else None
     names = seat_names(seats, human_seat)
     bots = make_bots(game, seats, seed)

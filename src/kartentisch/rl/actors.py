@@ -13,7 +13,8 @@ Each learner decision is kept with the return its seat later gets (``target``): 
 game's return; ``deal``, the outcome of its deal in a game of several deals (-1 for each seat
 that lost a chip, the others sharing those losses as the returns do); ``pack``, the points its
 side made in its pack less the other sides' mean, divided by 11 (the points a pack holds
-besides sweeps).
+besides sweeps). The deal and pack results come from :mod:`kartentisch.rl.rewards`, the one
+definition the environments' ``reward=`` option shares.
 
 The actor is numpy only (no PyTorch): it runs in a process of its own (:func:`actor_process`)
 that reads fresh weights from shared memory (:class:`SharedWeights`) and hands its samples to
@@ -34,11 +35,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kartentisch.bots.match import needs_observation
 from kartentisch.bots.registry import make_bot
 from kartentisch.core.registry import load_game
 from kartentisch.rl.batch import BatchStepper
 from kartentisch.rl.dmc import ARRAYS, QNetwork
 from kartentisch.rl.encodings import encoding_for
+from kartentisch.rl.rewards import deal_result, pack_result
 
 LEARNER = "learner"
 
@@ -148,6 +151,9 @@ class Actor:
             if bot is None:
                 bot = self._bots[i][seat] = make_bot(controller, game,
                                                      int(self.rng.integers(2**53)))
+            if not needs_observation(bot):  # the random bot: ids in, an id out (checked
+                chosen[i] = bot.act(None, legal)  # by step_actions), no observation built
+                continue
             state = table.state
             chosen[i] = game.checked_action_id(
                 bot.act(state.observation(seat), state.legal_actions()))
@@ -180,12 +186,11 @@ class Actor:
         before = [t.state for t in tables] if pack else []
         rewards, dones = self.stepper.step_actions(chosen)
         self.decisions += len(chosen)
-        n = self.game.players
         deal_target = self.config.target == "deal"
         for i, table in enumerate(tables):
             if pack and len(before[i].pack_results) > self._deal_of[i]:
                 self._deal_of[i] = len(before[i].pack_results)
-                self._flush(i, self._pack_targets(before[i]))
+                self._flush(i, pack_result(self.game, before[i]))
             if dones[i]:
                 self._flush(i, [float(r) for r in rewards[i]])
                 self.games += 1
@@ -195,24 +200,11 @@ class Actor:
                 self._chips_of[i] = list(getattr(table.state, "chips", []))
             elif deal_target and table.state.deal != self._deal_of[i]:
                 chips = table.state.chips
-                lost = [s for s in range(n) if chips[s] < self._chips_of[i][s]]
-                k = len(lost)
-                if k:
-                    self._flush(i, [-1.0 if s in lost else k / (n - k) for s in range(n)])
+                targets = deal_result(self._chips_of[i], chips)
+                if targets is not None:
+                    self._flush(i, targets)
                 self._deal_of[i] = table.state.deal
                 self._chips_of[i] = list(chips)
-
-    def _pack_targets(self, state: Any) -> list[float]:
-        """The ``pack`` target of each seat for the pack ``state`` has just scored."""
-        game: Any = self.game  # a game of packs and sides: side_of pairs partners
-        points = state.pack_results[-1]["total"]
-        sides = len(points)
-        targets = []
-        for seat in range(game.players):
-            mine = points[game.side_of(seat)]
-            others = (sum(points) - mine) / (sides - 1)
-            targets.append((mine - others) / 11.0)
-        return targets
 
     def _flush(self, row: int, targets: list[float]) -> None:
         pending_obs = self._pending_obs[row]

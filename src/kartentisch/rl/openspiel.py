@@ -2,9 +2,10 @@
 
 :func:`register_games` registers every encoded game with ``pyspiel.register_game`` under
 ``python_kartentisch_<game>`` (``python_kartentisch_krass_kariert``), with the parameter
-``players``; it runs when this module is imported. Then ``pyspiel.load_game(name,
-{"players": 4})`` works with OpenSpiel's own tools (random simulation checks, bots,
-algorithms).
+``players``, ``seeds`` (below) and each of the game's rules options as a parameter of its
+own, typed and defaulted as the game's (``kartentisch rules-options GAME`` lists them); it
+runs when this module is imported. Then ``pyspiel.load_game(name, {"players": 4, "teams":
+"pairs"})`` works with OpenSpiel's own tools (random simulation checks, bots, algorithms).
 
 Modelling choices:
 
@@ -17,13 +18,27 @@ Modelling choices:
 * **Observations.** The observer's tensor is the encoding of ``state.observation(player)``
   (with the tokens chosen so far when that player is deciding); the observation string is
   the same observation as JSON. A public observer (no private information) sees the
-  spectator view ``state.observation(None)``. Our observations are not perfect-recall
-  histories, so the game declares observation strings and tensors only, no information-state
-  ones; IS-MCTS keys its nodes by observation strings (``use_observation_string=True``).
+  spectator view ``state.observation(None)``.
+* **No information state.** Our observations are not perfect-recall histories (a seat's
+  earlier views are summarised, not kept), and a full action-observation history has no
+  fixed-size tensor in games of thousands of moves. The game type therefore declares
+  ``provides_information_state_string`` and ``_tensor`` False, and asking for either (or for
+  any observer with ``perfect_recall=True``) raises ``pyspiel.SpielError`` saying so:
+  algorithms that need perfect-recall keys (CFR, MCCFR, NFSP's default input) refuse
+  instead of running on observation keys. ``rl_environment.Environment`` reads the
+  declaration and uses the observation tensor (its ``info_state`` entries are then
+  observations, as it does for every game without an information state).
+* **IS-MCTS.** ``state.resample_from_infostate(player, sampler)`` deals the hidden cards
+  anew (``game.sample_world``, consistent with what ``player`` knows), so OpenSpiel's
+  ``ISMCTSBot`` works with ``use_observation_string=True`` (its default key is the
+  information state, which it refuses). OpenSpiel's ``ISMCTSBot`` has no ``restart_at``, so
+  ``evaluate_bots`` refuses it (``RestartAt(state) not implemented``); :class:`ISMCTSBot`
+  here is the same search with the two no-op methods that ``evaluate_bots`` calls (the
+  search starts afresh at every move anyway).
 * **Returns** are the game's returns (terminal rewards only).
 
-:class:`OpenSpielISMCTSBot` (registered in the arena's bot registry by
-:func:`register_arena_bot` as ``openspiel-ismcts``) plays with OpenSpiel's Python
+:class:`OpenSpielISMCTSBot` (the arena's bot ``openspiel-ismcts`` for every game, see
+:mod:`kartentisch.bots.registry`) plays with OpenSpiel's Python
 ``ISMCTSBot``: given our observation it builds a world with ``game.sample_world``, and
 OpenSpiel resamples worlds through the same function, so both searches see the same
 information.
@@ -34,12 +49,15 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
+from kartentisch.core.errors import KartentischError
 from kartentisch.core.registry import descriptor, load_game
 from kartentisch.rl.encodings import ENCODINGS, Decision, Encoding, encoding_for
 
@@ -67,9 +85,27 @@ class Context:
     seeds: int
 
 
+def option_defaults(name: str) -> dict[str, Any]:
+    """The rules options of game ``name`` with their defaults, typed as the options are
+    (``bool``, ``int``, ``str``): OpenSpiel checks a parameter's type against its default's,
+    and a serialized game's ``true`` must load again as a bool."""
+    defaults = descriptor(name).game_class.options_type()
+    return {info.name: getattr(defaults, info.name) for info in descriptor(name).options()}
+
+
+def rules_options(name: str, params: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The rules options among an OpenSpiel game's ``params``: each of the game's options is
+    a parameter of its own (``{"teams": "pairs"}``); the game checks the values."""
+    return tuple((key, params[key]) for key in option_defaults(name) if key in params)
+
+
 @functools.cache
-def _context(name: str, players: int | None, seeds: int) -> Context:
-    ours = load_game(name, players)
+def _context(name: str, players: int | None, seeds: int,
+             options: tuple[tuple[str, Any], ...] = ()) -> Context:
+    try:
+        ours = load_game(name, players, dict(options))
+    except KartentischError as error:
+        raise pyspiel.SpielError(str(error)) from error
     return Context(ours, encoding_for(ours), seeds)
 
 
@@ -77,8 +113,9 @@ def context_of(game: Any) -> Context:
     """The :class:`Context` of an OpenSpiel game of ours."""
     params = game.get_parameters()
     name = game.get_type().short_name
-    return _context(_BY_SHORT_NAME[name], int(params["players"]),
-                    int(params.get("seeds", DEFAULT_SEEDS)))
+    ours = _BY_SHORT_NAME[name]
+    return _context(ours, int(params["players"]), int(params.get("seeds", DEFAULT_SEEDS)),
+                    rules_options(ours, params))
 
 
 _BY_SHORT_NAME: Final = {short_name(g): g for g in ENCODINGS}
@@ -96,7 +133,7 @@ class KartentischSpielGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         players = params.get("players")
         seeds = int(params.get("seeds", DEFAULT_SEEDS))
-        ctx = _context(self.game_name, players, seeds)
+        ctx = _context(self.game_name, players, seeds, rules_options(self.game_name, params))
         spec = ctx.ours.spec
         info = pyspiel.GameInfo(
             num_distinct_actions=ctx.encoding.num_tokens,
@@ -113,6 +150,12 @@ class KartentischSpielGame(pyspiel.Game):  # type: ignore[misc]
         return KartentischSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise pyspiel.SpielError(
+                f"{self.get_type().short_name} provides no information state (no perfect"
+                " recall; its game type says provides_information_state_string and _tensor"
+                " False): use observation_string / observation_tensor, e.g."
+                " ISMCTSBot(..., use_observation_string=True)")
         public_only = (iig_obs_type is not None
                        and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE)
         return Observer(self, public_only)
@@ -211,6 +254,11 @@ class KartentischSpielState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(self.inner.observation(None).to_json(), separators=(",", ":"))
 
 
+    def resample_from_infostate(self, player: int, sampler: Any) -> KartentischSpielState:
+        """OpenSpiel's resampling: :meth:`world_for` with a generator seeded by one draw of
+        ``sampler`` (OpenSpiel's uniform sampler, called with no arguments)."""
+        return self.world_for(int(player), random.Random(int(sampler() * 2**53)))
+
     def world_for(self, player: int, rng: random.Random) -> KartentischSpielState:
         """A state that ``player`` cannot tell from this one, hidden cards dealt at random
         (``game.sample_world``), with the same tokens chosen in the current decision."""
@@ -280,7 +328,8 @@ def game_type(name: str) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": spec.default_players, "seeds": DEFAULT_SEEDS},
+        parameter_specification={"players": spec.default_players, "seeds": DEFAULT_SEEDS,
+                                 **option_defaults(name)},
     )
 
 
@@ -302,19 +351,41 @@ def register_games() -> list[str]:
 register_games()
 
 
+class ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ``ISMCTSBot`` keyed by observation strings (our games have no
+    information state), with the ``restart_at`` and ``inform_action`` that ``evaluate_bots``
+    calls: nothing to do, the search starts afresh at every move."""
+
+    def __init__(self, game: Any, evaluator: Any, uct_c: float, max_simulations: int,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("use_observation_string", True)
+        super().__init__(game, evaluator, uct_c, max_simulations, **kwargs)
+
+    def restart_at(self, state: Any) -> None:
+        """Nothing kept between moves."""
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """Nothing kept between moves."""
+
+
 class OpenSpielISMCTSBot:
     """OpenSpiel's Python IS-MCTS playing in our arena (see the module docstring).
 
-    ``iterations`` simulations per move, UCT constant ``uct_c``, random rollouts to the end
-    of the game (``rollouts`` per leaf), the final move by visit count.
+    ``iterations`` simulations per move (at least 2: OpenSpiel's search spends the first on
+    the root), UCT constant ``uct_c``, random rollouts to the end of the game (``rollouts``
+    per leaf), the final move by visit count.
     """
 
     name = "openspiel-ismcts"
 
     def __init__(self, game: Any, seed: int = 0, *, iterations: int = 100, uct_c: float = 2.0,
                  rollouts: int = 1) -> None:
-        from open_spiel.python.algorithms import ismcts, mcts
-
+        # OpenSpiel's search spends its first simulation on expanding the root
+        for key, value, low in (("iterations", iterations, 2), ("rollouts", rollouts, 1)):
+            if type(value) is not int or value < low:
+                raise ValueError(f"{key} must be a whole number from {low} on, not {value!r}")
+        if not isinstance(uct_c, (int, float)) or not 0 <= uct_c < float("inf"):
+            raise ValueError(f"uct_c must be a finite number from 0 on, not {uct_c!r}")
         self.game = game
         self.rng = random.Random(seed)
         name = game.spec.name
@@ -352,12 +423,3 @@ class OpenSpielISMCTSBot:
 def make_openspiel_ismcts(game: Any, seed: int = 0, **params: Any) -> OpenSpielISMCTSBot:
     """Factory for the bot registry (``openspiel-ismcts:iterations=100``)."""
     return OpenSpielISMCTSBot(game, seed, **params)
-
-
-def register_arena_bot() -> None:
-    """Make ``openspiel-ismcts`` a bot name of every encoded game in this process."""
-    from kartentisch.bots.registry import list_bots, register_bot
-
-    for name in ENCODINGS:
-        if "openspiel-ismcts" not in list_bots(name):
-            register_bot("openspiel-ismcts", f"{__name__}:make_openspiel_ismcts", game=name)

@@ -4,9 +4,22 @@
 ``player_0`` .. ``player_{n-1}`` are the seats. Each observation is a dict with
 ``"observation"`` (the game's encoding, ``float32``, values in [0, 1]) and
 ``"action_mask"`` (``int8``, 1 for the tokens allowed now; all zero for an agent not to
-act), the layout of PettingZoo's classic environments. Rewards are zero until the game ends,
-then the game's returns. ``render_mode="ansi"`` returns the table as text, ``"human"``
-prints it.
+act), the layout of PettingZoo's classic environments; :meth:`KartentischAEC.action_mask`
+hands out the selected agent's mask as booleans (what masking wrappers read).
+``render_mode="ansi"`` returns the table as text, ``"human"`` prints it.
+
+``reward`` chooses the rewards (:mod:`kartentisch.rl.rewards`): ``"game"`` (the default) is
+zero until the game ends, then the game's returns; ``"deal"`` (Krass Kariert) and ``"pack"``
+(Casino) give every agent the result of each deal or pack when it ends, and the returns at
+the end on top; ``"shaped"`` gives every agent, after each game action, the change of the
+game's estimate of its return (potential-based shaping), which adds up to the game's return
+exactly.
+
+``infos[agent]`` holds ``seat``, ``legal_tokens`` (the agent's mask's ones: 0 for an agent
+not to act), ``legal_actions`` (the game actions the tokens chosen so far still lead to, 0
+for an agent not to act) and the game's progress, the descriptor's ``statistics`` of the
+game so far (Krass Kariert: ``deals`` and ``rounds``; Casino: ``packs`` and ``points``;
+Krumme20: ``turns`` and ``fouls``), updated after each game action.
 
 A game whose actions are factored into several tokens (see :mod:`.encodings.base`) keeps
 the same agent selected until its action is complete; the observation then shows the tokens
@@ -34,6 +47,8 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
+from kartentisch.core.registry import descriptor
+from kartentisch.rl.rewards import Rewarder
 from kartentisch.rl.table import SEED_LIMIT, Table
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
@@ -50,11 +65,15 @@ class KartentischAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: str = "krass-kariert", players: int | None = None,
                  options: Mapping[str, Any] | None = None, render_mode: str | None = None,
-                 max_cycles: int | None = None) -> None:
+                 max_cycles: int | None = None, reward: str = "game") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.table = Table(game, players, options)
+        self.rewarder = Rewarder(self.table.game, reward)
+        self._statistics = descriptor(self.table.game.spec.name).statistics
+        self._rewarded = False
+        """Whether :attr:`rewards` holds non-zero rewards of the last step."""
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         encoding = self.table.encoding
@@ -84,17 +103,56 @@ class KartentischAEC(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.table.new_game(int(self._rng.integers(SEED_LIMIT)))
+        self.rewarder.start(self.table.state)
+        self._rewarded = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {
+            agent: {"seat": seat} for seat, agent in enumerate(self.agents)}
         self.agent_selection = self.possible_agents[self.table.current_player]
+        self._update_infos(None)
+
+    def _update_infos(self, acted: str | None, completed: bool = True) -> None:
+        """The infos after a reset (``acted`` None) or a step of ``acted``: the legal counts
+        of the agent selected now, 0 for the others (only ``acted``'s may have changed),
+        and every agent's progress after a game action."""
+        table = self.table
+        infos = self.infos
+        for agent in self.agents if acted is None else (acted,):
+            info = infos[agent]
+            info["legal_tokens"] = info["legal_actions"] = 0
+        selected = self.agent_selection
+        if (not table._over and not self.truncations[selected]
+                and self._seat[selected] == table.current_player):
+            info = infos[selected]
+            info["legal_tokens"], info["legal_actions"] = table.legal_count()
+        if completed:
+            progress = self._statistics(table.state)
+            for agent in self.agents:
+                infos[agent].update(progress)
 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat[agent]
         return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The action mask of ``agent`` (the selected agent by default) as booleans: the
+        tokens it may take now, none for an agent not to act."""
+        seat = self._seat[self.agent_selection if agent is None else agent]
+        return self.table.mask(seat).astype(bool)
+
+    def legal_moves(self, agent: str | None = None) -> list[tuple[int, ...]]:
+        """The tokens of each legal game move still open to ``agent`` (the selected agent by
+        default; none for an agent not to act): a uniform choice among them is the arena's
+        ``random`` bot, while a uniform choice over the mask draws among tokens."""
+        table = self.table
+        name = self.agent_selection if agent is None else agent
+        if table._over or table.current_player != self._seat[name] or self.truncations[name]:
+            return []
+        return table.move_sequences()
 
     def step(self, action: int | None) -> None:
         """Take ``action`` (a token in the mask) for the selected agent; ``None`` for an
@@ -104,18 +162,24 @@ class KartentischAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         table = self.table
-        table.step(action)
-        # Rewards are zero until the game ends (set once, below), so a step inside the game
-        # has nothing to clear or accumulate.
+        completed = table.step(action)
         self._cumulative_rewards[agent] = 0.0
-        if table.state.is_terminal():
-            returns = table.returns()
+        if self._rewarded:  # the last step's rewards are accumulated already
+            self._clear_rewards()
+            self._rewarded = False
+        if completed:
+            rewards = self.rewarder.after_action(table.state)
+            if rewards is not None:
+                seat = self._seat
+                for a in self.agents:
+                    self.rewards[a] = rewards[seat[a]]
+                self._rewarded = True
+                self._accumulate_rewards()
+        if completed and table.state.is_terminal():
             for a in self.agents:
-                self.rewards[a] = returns[self._seat[a]]
                 self.terminations[a] = True
             self.agent_selection = agent
             self._deads_step_first()
-            self._accumulate_rewards()
         elif self.max_cycles is not None and table.steps >= self.max_cycles * table.players:
             for a in self.agents:
                 self.truncations[a] = True
@@ -123,6 +187,7 @@ class KartentischAEC(AECEnv):  # type: ignore[misc]
             self._deads_step_first()
         else:
             self.agent_selection = self.possible_agents[table.state.current_player]
+        self._update_infos(agent, completed)
         if self.render_mode == "human":
             self.render()
 

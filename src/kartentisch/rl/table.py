@@ -130,6 +130,30 @@ class Table:
         """The tokens chosen so far in the current decision (a copy)."""
         return [] if self.encoding.single_token else list(self._rows.prefix[0])
 
+    def legal_count(self) -> tuple[int, int]:
+        """(tokens allowed next, legal game actions still open) of the seat to act: the
+        mask's ones, and the game actions whose tokens continue the choice so far; (0, 0)
+        once the game is over."""
+        if self._over:
+            return 0, 0
+        self._write()  # the mask, which the seat's observation needs anyway
+        tokens = int(np.count_nonzero(self._mask))
+        return tokens, tokens if self.encoding.single_token else len(self._rows.live[0])
+
+    def move_sequences(self) -> list[tuple[int, ...]]:
+        """The tokens still to choose for each legal game action that the tokens chosen so
+        far lead to (one tuple per action; one token each for a single-token encoding):
+        stepping one tuple's tokens plays that action. A random choice among these tuples is
+        a random choice among whole moves, as the arena's ``random`` bot makes."""
+        if self._over:
+            return []
+        rows = self._rows
+        if self.encoding.single_token:
+            return [(aid,) for aid in rows.legal_ids(0)]
+        k = len(rows.prefix[0])
+        sequences = rows.sequences[0]
+        return [tuple(sequences[j][k:]) for j in rows.live[0]]
+
     def observation_to_act(self) -> Any:
         """The game observation of the seat to act (built on first use per decision)."""
         decision = self.decision

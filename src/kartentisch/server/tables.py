@@ -34,7 +34,7 @@ from kartentisch.core.errors import KartentischError
 from kartentisch.core.protocol import Game, Seat, State
 from kartentisch.core.reasons import render
 from kartentisch.core.records import GameRecord
-from kartentisch.core.registry import load_game
+from kartentisch.core.registry import descriptor, load_game
 from kartentisch.core.rng import SEED_MAX, derive_seed
 from kartentisch.server import flow, links
 from kartentisch.server.bots import STRENGTH_SECONDS, BotPool, bot_params, stand_in_bot
@@ -256,6 +256,9 @@ class LiveTable:
         """Failed stores of the move now due (the next retry waits longer)."""
         self.overdue: int | None = None
         """The move number whose clock ran out but whose stand-in move is not stored yet."""
+        self.teams = [list(seats) for seats in descriptor(row.game).teams(game)]
+        """The seats of each team (public; empty when every seat plays alone): the game's
+        descriptor tells them from the players and options, fixed for the table."""
 
     def legal(self) -> list[JSON]:
         """The legal moves of the seat to move, with their notation, built once per
@@ -316,7 +319,7 @@ class LiveTable:
                 "listed": self.row.listed, "watcher_chat": self.row.watcher_chat,
                 "started": self.row.started_at is not None, "series": self.row.series,
                 "series_no": self.row.series_no, "seats": self.seats_json(),
-                "watchers": self.presence.watchers}
+                "teams": self.teams, "watchers": self.presence.watchers}
 
     @property
     def ended(self) -> bool:
@@ -648,7 +651,8 @@ class Hub:
         self._schedule(live)
         log.info("table %s created: %s, %d players", row.id, name, row.players)
         return {"v": PROTOCOL_VERSION, "table": row.id, "seats": answer_seats,
-                "hints": row.hints, "listed": row.listed, "watcher_chat": row.watcher_chat,
+                "teams": live.teams, "hints": row.hints, "listed": row.listed,
+                "watcher_chat": row.watcher_chat,
                 "watch": {"token": watch, "link": site.link("watch", watch)},
                 "host": {"token": host, "link": site.link("host", host)}}
 

@@ -252,7 +252,8 @@ def replay_frames(record: GameRecord, view: Seat | str | None) -> JSON:
     """Every position of ``record``'s game as ``view`` sees it, with the moves between.
 
     A frame holds the observation, the events since the previous frame and, for the seat
-    that moved (or for every move with all hands open), the move's notation.
+    that moved (or for every move with all hands open), the move's notation. ``teams`` are
+    the game's teams as at the table (``[]`` when every seat plays alone).
     """
     game = record.new_game()
     state: State[Any, Any] = game.new_initial_state(record.seed)
@@ -279,6 +280,7 @@ def replay_frames(record: GameRecord, view: Seat | str | None) -> JSON:
         frames.append(frame(index + 1, seat, text, cursor))
     return {"v": PROTOCOL_VERSION, "game": record.game, "players": record.players,
             "options": record.options, "seats": record.seats, "names": record.names,
+            "teams": [list(seats) for seats in descriptor_of(game).teams(game)],
             "view": view,
             "returns": state.returns() if state.is_terminal() else None,
             "reveal": state.reveal() if state.is_terminal() else None, "frames": frames}

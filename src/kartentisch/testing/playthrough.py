@@ -63,6 +63,8 @@ PLAYTHROUGHS: Final[tuple[Playthrough, ...]] = (
     Playthrough("krumme20", 1, 3, 31),
     Playthrough("krumme20", 2, 2, 32, {"peek_own": True, "end": "immediate"}),
     Playthrough("krumme20", 3, 4, 33, {"deck": "doubles", "target": 10}),
+    # the team variant: six players in three teams of two (seats 0+3, 1+4, 2+5)
+    Playthrough("krumme20", 4, 6, 35, {"teams": "pairs", "target": 10}),
 )
 """Every golden game, a few per game; a new one gets the next number of its game."""
 

@@ -2,7 +2,9 @@
 
 From a game's options dataclass: the defaults at every player count, then every boolean
 option flipped and every other allowed value of a choice option, each alone, at the
-default player count (or the first count that allows it, e.g. partnerships need four).
+default player count (or the first count that allows it, e.g. partnerships need four); an
+option that applies only beside another (Krumme20's team options need teams) goes with the
+first other option value that lets it be played.
 Whole-number options without a list of allowed values keep their default.
 """
 
@@ -75,14 +77,28 @@ def variants(game: str) -> list[Variant]:
     counts = range(spec.min_players, spec.max_players + 1)
     out = [Variant(game, n) for n in counts if _allowed(game, n, {})]
     preferred = [spec.default_players, *(n for n in counts if n != spec.default_players)]
-    for name, value in option_values(game):
-        for n in preferred:
-            if _allowed(game, n, {name: value}):
-                out.append(Variant(game, n, ((name, value),)))
+    values = option_values(game)
+    for name, value in values:
+        made = _first_allowed(game, preferred, {name: value})
+        # an option that applies only beside another (Krumme20's team options need teams):
+        # with the first other value that lets it be played
+        for other in values:
+            if made is not None:
                 break
-        else:
+            if other[0] != name:
+                made = _first_allowed(game, preferred, {name: value, other[0]: other[1]})
+        if made is None:
             raise AssertionError(f"{game}: option {name}={value!r} is allowed at no player count")
+        out.append(made)
     return out
+
+
+def _first_allowed(game: str, counts: list[int], options: dict[str, Any]) -> Variant | None:
+    """The variant of ``options`` at the first of ``counts`` that allows them, or None."""
+    for n in counts:
+        if _allowed(game, n, options):
+            return Variant(game, n, tuple(sorted(options.items())))
+    return None
 
 
 def all_variants() -> list[Variant]:

@@ -85,6 +85,10 @@ class Presenter:
         """Display settings from the command line (``--suit-symbols``); games without suits
         ignore them."""
 
+    def use_game(self, game: Game[Any, Any, Any]) -> None:
+        """The game about to be shown; a presenter whose words depend on its rules options
+        reads them here (the generic one needs nothing)."""
+
     def help_line(self) -> str:
         """One line explaining the move notation."""
         return _("Type a move in the game's notation; ? lists the legal moves.")

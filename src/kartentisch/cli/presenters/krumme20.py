@@ -9,7 +9,7 @@ step asks for (the special action after a play, the second card on 15, a compens
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from rich.console import Group, RenderableType
@@ -68,10 +68,44 @@ def card_label(card: CardView, everyone: int, public_only: bool = False) -> str:
     return text + ("×2" if card.cross else "")
 
 
+def team_name(team: int) -> str:
+    """A team's name: "Team 1", "Team 2", ... (the page's colours say the same)."""
+    return _("Team {n}").format(n=team + 1)
+
+
+def team_members(seats: Sequence[int], names: Sequence[str]) -> str:
+    """A team's members by name: "Ana + Cleo"."""
+    return " + ".join(seat_name(names, s) for s in seats)
+
+
+def team_lines(obs: K20Observation, viewer: Seat | None, names: Sequence[str]) -> list[str]:
+    """The team variant: every team with its members and points (the sum of theirs), and
+    whom the viewer plays with (rich markup)."""
+    lines = [_("{team} ({members}): {points} points").format(
+        team=team_name(t), members=team_members(seats, names), points=obs.team_points[t])
+        for t, seats in enumerate(obs.teams)]
+    out = ["[bold]" + _("Team points: {teams}").format(teams=" · ".join(lines)) + "[/]"]
+    if viewer is not None:
+        mine = obs.team_of(viewer)
+        mates = [s for s in obs.teams[mine] if s != viewer]
+        out.append(_("You play in {team} with {names}.").format(
+            team=team_name(mine), names=" + ".join(seat_name(names, s) for s in mates)))
+    return out
+
+
 class Krumme20Presenter(Presenter):
     """Presenter of Krumme20."""
 
     game = "krumme20"
+
+    def __init__(self) -> None:
+        self.compensation_takes = False
+        """Whether the compensation is taken like the 1's action (``compensation=take``):
+        the compensation steps then ask for that, not for a draw."""
+
+    def use_game(self, game: Game[Any, Any, Any]) -> None:
+        options = getattr(game, "options", None)
+        self.compensation_takes = getattr(options, "compensation", "draw") == "take"
 
     def help_line(self) -> str:
         return _("Moves: p2 = play card 2 · f2 = card 2 as the 5 on 15 · t2 = throw card 2 as "
@@ -94,6 +128,8 @@ class Krumme20Presenter(Presenter):
         table = Table(box=None, pad_edge=False, show_edge=False)
         table.add_column("")
         table.add_column(_("Player"))
+        if obs.teams:
+            table.add_column(_("Team"))
         table.add_column(_("Points"), justify="right")
         table.add_column(_("Personal cards"))
         table.add_column(_("Score pile"))
@@ -110,9 +146,12 @@ class Krumme20Presenter(Presenter):
             if obs.fouls[seat]:
                 notes.append(ngettext("{n} foul", "{n} fouls", obs.fouls[seat]).format(
                     n=obs.fouls[seat]))
-            table.add_row(marker, Text.from_markup(seat_name(names, seat)),
+            team = [team_name(obs.team_of(seat))] if obs.teams else []
+            table.add_row(marker, Text.from_markup(seat_name(names, seat)), *team,
                           str(obs.points[seat]), hand, score, ", ".join(notes))
         parts.append(table)
+        if obs.teams:
+            parts.extend(Text.from_markup(line) for line in team_lines(obs, viewer, names))
         pile = " ".join(card_label(c, everyone, public_only) for c in obs.ablage) or "–"
         parts.append(Text(_("Play pile (Ablagestapel): {cards} → total {total}").format(
             cards=pile, total=obs.total), style="bold"))
@@ -173,6 +212,12 @@ class Krumme20Presenter(Presenter):
             text = _("{name} committed a foul: put one of your lowest personal cards onto "
                      "your score pile (low …), or pass.").format(
                 name=seat_name(names, obs.turn_player))
+        elif phase == "loss" and self.compensation_takes:
+            text = _("A card was taken from you: as compensation take a card like the 1's "
+                     "action (take seat:card, take s1, take draw, take discard), or pass.")
+        elif phase == "sitout" and self.compensation_takes:
+            text = _("You must sit out: as compensation take a card like the 1's action, or "
+                     "with five cards put a lowest one onto your score pile; or pass.")
         elif phase == "loss":
             text = _("A card was taken from you: draw one as compensation (draw), or pass.")
         elif phase == "sitout":
@@ -316,10 +361,27 @@ class Krumme20Presenter(Presenter):
             return "[dim]" + text.format(name=name, what=what) + "[/]"
         if kind == "game_over":
             scores = ", ".join(f"{seat_name(names, s)} {v}" for s, v in enumerate(data["scores"]))
+            if "team_scores" in data:
+                return "[bold]" + self._team_result(data, names, scores) + "[/]"
             winners = ", ".join(seat_name(names, s) for s in data["winners"])
             return "[bold]" + _("Game over. Points: {scores}. Winner: {winners}.").format(
                 scores=scores, winners=winners) + "[/]"
         return super().describe_event(event, viewer=viewer, names=names)
+
+    def _team_result(self, data: Mapping[str, Any], names: Sequence[str], scores: str) -> str:
+        """The end of a team game: every team's points and the winning team(s)."""
+        team_scores: list[int] = data["team_scores"]
+        teams: list[list[int]] = data["teams"]
+        count = len(team_scores)
+        totals = ", ".join(f"{team_name(t)} ({team_members(seats, names)}) {team_scores[t]}"
+                           for t, seats in enumerate(teams))
+        won = [t for t in range(count) if teams[t][0] in data["winners"]]
+        winners = ", ".join(f"{team_name(t)} ({team_members(teams[t], names)})" for t in won)
+        text = ngettext("Game over. Team points: {totals}. Winning team: {winners}.",
+                        "Game over. Team points: {totals}. Winning teams (a tie): {winners}.",
+                        len(won))
+        return text.format(totals=totals, winners=winners) + " " + _(
+            "Points of each player: {scores}.").format(scores=scores)
 
     def foul_name(self, kind: str) -> str:
         """A foul's kind in words."""
@@ -416,8 +478,13 @@ class Krumme20Presenter(Presenter):
         return None
 
     def final_scores(self, observation: Any) -> tuple[str, list[int]] | None:
-        """Points at the end."""
-        return _("Points"), list(observation.points)
+        """Points at the end; in the team game each seat's team points (the team's sum, which
+        decides), as the table above shows each player's own."""
+        obs: K20Observation = observation
+        if obs.teams:
+            return _("Team points"), [obs.team_points[obs.team_of(s)]
+                                      for s in range(obs.players)]
+        return _("Points"), list(obs.points)
 
 
 PRESENTER: Final = Krumme20Presenter()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from kartentisch.core.descriptor import JSON, GameDescriptor
 from kartentisch.core.reasons import N_
@@ -32,6 +32,15 @@ def search_hooks(game: Casino) -> SearchHooks:
                        rollout_action=game.rollout_action, defaults=game.search_defaults)
 
 
+def teams(game: Game[Any, Any, Any]) -> tuple[tuple[int, ...], ...]:
+    """The partnerships (seats 0+2 and 1+3 of four), ``()`` when every seat scores alone."""
+    if not getattr(game.options, "partnerships", False):
+        return ()
+    casino = cast("Casino", game)
+    return tuple(tuple(seat for seat in range(casino.players) if casino.side_of(seat) == side)
+                 for side in range(casino.sides))
+
+
 def statistics(state: State[Any, Any]) -> dict[str, float]:
     """Packs of a finished game and the points scored per pack."""
     results = getattr(state, "pack_results", [])
@@ -54,5 +63,6 @@ DESCRIPTOR: Final = GameDescriptor(
     encoding="kartentisch.rl.encodings.casino:CasinoEncoding",
     train_target="pack",
     train_targets=("game", "pack"),
+    teams=teams,
 )
 """Casino's descriptor (the registry hands it out)."""

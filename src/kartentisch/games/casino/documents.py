@@ -46,6 +46,8 @@ class OptionsDocument(Document, frozen=True):
 
     partnerships: bool = False
     face_cards_capture_all: bool = False
+    raising: Literal["none", "single", "any"] = "single"
+    build_without_capture: bool = True
     trail_ban: Literal["next_turn", "while_build_stands"] = "next_turn"
     trail_when_capture_possible: bool = True
     owner_keeps_capture_card: bool = True

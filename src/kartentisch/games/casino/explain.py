@@ -18,7 +18,12 @@ from kartentisch.games.casino.actions import Action, Build, Capture, format_acti
 from kartentisch.games.casino.cards import VALUES, card_name, card_names, is_face
 from kartentisch.games.casino.combinatorics import can_partition
 from kartentisch.games.casino.reasons import REASONS, plain
-from kartentisch.games.casino.table import bare_build, trail_refusal
+from kartentisch.games.casino.table import (
+    bare_build,
+    no_capture_refusal,
+    raise_refusal,
+    trail_refusal,
+)
 
 if TYPE_CHECKING:
     from kartentisch.games.casino.state import CasinoState
@@ -75,6 +80,10 @@ def why_illegal(state: CasinoState, action: Action) -> IllegalActionError:
     if type(action) is Build:
         if is_face(action.card):
             return fail("casino.face_no_build")
+        refused = no_capture_refusal(options.build_without_capture,
+                                     any(type(a) is Capture for a in state.legal_actions()))
+        if refused is not None:
+            return fail(refused)
         if not 1 <= action.value <= 10:
             return fail("casino.build_groups", value=action.value)
         if held[action.value] <= 0:
@@ -83,8 +92,9 @@ def why_illegal(state: CasinoState, action: Action) -> IllegalActionError:
             b = state.builds.get(action.raised)
             if b is None:
                 return fail("casino.no_build_to_raise", value=action.raised)
-            if b.multiple:
-                return fail("casino.multiple_not_raised")
+            refused = raise_refusal(options.raising, b)
+            if refused is not None:
+                return fail(refused)
         if (action.value in state.builds) != action.merged:
             if action.value in state.builds:
                 return fail("casino.must_join", value=action.value)

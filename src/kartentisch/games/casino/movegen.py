@@ -41,6 +41,10 @@ owns); the owner's duty and option ``trail_when_capture_possible`` are tested in
 card (a call per card would cost several percent of a move), and a test holds every card's
 trail of random positions to :func:`~.table.trail_refusal`, the predicate
 :mod:`~kartentisch.games.casino.explain` words a refusal with.
+The rule of raising (option ``raising``, :func:`~.table.raise_refusal`) is tested inline
+the same way, on the state's ``_raise_level``, and held to the predicate by
+``test_raise_rule_is_one_predicate``; a player who can capture nothing (option
+``build_without_capture`` off) keeps only trails, :func:`~.table.no_capture_refusal`.
 
 Size (over 600 lines, kept whole): the generator and the tables it reads per move are one
 compiled module, so that every table is a C static (a name read from another module is a
@@ -743,7 +747,19 @@ def legal_ids(state: CasinoState) -> tuple[int, ...]:
                     xs = _spread(key)
                 for x in xs:
                     ids.append(base + (lc & x))
+    if not state._build_free:  # option build_without_capture off: only trails, or a capture
+        return tuple(_trails_without_capture(ids))
     return tuple(ids)
+
+
+def _trails_without_capture(ids: list[int]) -> list[int]:
+    """``ids`` when one of them is a capture, else only their trails: with option
+    ``build_without_capture`` off, a player who can capture nothing must trail (the rule
+    is :func:`~.table.no_capture_refusal`; a test holds the two together)."""
+    for i in ids:
+        if CODE_CAPTURE <= SEG_ROWS[segment_of(i)][2] <= CODE_CAPTURE_BUILD:
+            return ids
+    return [i for i in ids if SEG_ROWS[segment_of(i)][2] == CODE_TRAIL]
 
 
 def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, reach: int,
@@ -762,15 +778,19 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
         held |= bit
     owned = 0  # bit v: the player owns the build of value v; built: a build of v stands
     built = 0
-    raisable: list[int] = []  # the values of the single builds (only those can be raised)
+    raisable: list[int] = []  # the values of the builds that may be raised (option raising)
+    level = state._raise_level  # table.raise_refusal inline: 0 none, 1 single only, 2 any
     for u, b in builds.items():
         built |= 1 << u
         if b.owner == seat:
             owned |= 1 << u
-        total = 0
-        for c in b.cards:
-            total += VALUES[c]
-        if total == u:  # a single build (BuildUnit.multiple, without its generator)
+        if level == 1:
+            total = 0
+            for c in b.cards:
+                total += VALUES[c]
+            if total == u:  # a single build (BuildUnit.multiple, without its generator)
+                raisable.append(u)
+        elif level:
             raisable.append(u)
     if len(raisable) > 1:
         raisable.sort()
@@ -836,7 +856,7 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
         if merged:
             ids += merged
             merged = []
-        # raises of single builds
+        # raises of the builds that may be raised
         for u in raisable:
             w = u + cv
             if w > 10 or not held >> w & 1:
@@ -849,6 +869,8 @@ def _built_table(state: CasinoState, seat: int, hand: list[int], loose: int, rea
                 ids.append(ID_BASE[key + CODE_RAISE - 1 + u])
         if merged:
             ids += merged
+    if not state._build_free:  # option build_without_capture off: only trails, or a capture
+        ids = _trails_without_capture(ids)
     if not ids:
         # Only reachable when the owner's duties are off: a player who may not trail
         # and has nothing else to do may trail after all (documented decision).

@@ -22,6 +22,22 @@ class CasinoOptions:
         False, N_("Face cards take all"),
         N_("A jack, queen or king takes every loose card of its rank at once instead of one."))
     """A jack, queen or king takes every loose card of its rank at once (else one)."""
+    raising: str = option(
+        "single", N_("Raising a build"),
+        N_("Which builds a card from the hand may raise to a higher value: none, single "
+           "builds only, or every build including multiple builds (calls)."),
+        words={"none": N_("no build: a build keeps the value it was made with"),
+               "single": N_("single builds only, never a multiple build"),
+               "any": N_("every build, multiple builds too")})
+    """Which builds may be raised (the rulebook reads both ways, see docs/rules/casino.md):
+    ``none`` (a build keeps its first value), ``single`` (a single build may be raised, a
+    multiple build never: the standard game and the default) or ``any``."""
+    build_without_capture: bool = option(
+        True, N_("Build without a capture"),
+        N_("Whether a player who can capture nothing may build, raise or join a build "
+           "instead of trailing."))
+    """May a player who can capture nothing build (the usual reading, default), or must
+    they trail (the rulebook's sentence on trailing read literally)?"""
     trail_ban: str = option(
         "next_turn", N_("No trailing by a build's owner"),
         N_("When a build's owner may not trail: on their next turn while the build is "

@@ -246,7 +246,11 @@ def _read_rest(game: Casino, seed: int, pack: int, dealer: int, turn: int, phase
             raise impossible(f"build {i + 1}: a build holds at least 2 cards", field="table.builds")
         if any(is_face(c) for c in cards):
             raise impossible(f"build {i + 1}: face cards never enter builds", field="table.builds")
-        if not can_partition(cards, value):
+        if not can_partition(cards, value) and not (
+                game.options.raising == "any"
+                and sum(VALUES[c] for c in cards) > value):
+            # With option raising = any a raised call's cards no longer split into groups
+            # of its value; they then add up to more than it (the groups, plus the raise).
             raise impossible(f"build {i + 1}: {' '.join(card_names(cards))} do not form groups of "
                              f"{value}", field="table.builds")
         state.builds[value] = BuildUnit(value, tuple(cards), owner, made)

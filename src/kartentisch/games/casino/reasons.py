@@ -60,6 +60,8 @@ REASONS: Final = Reasons(
         ),
         "casino.no_build_to_raise": N_("there is no build of {value} to raise"),
         "casino.multiple_not_raised": N_("a multiple build can never be raised"),
+        "casino.no_raising": N_("a build keeps its value: no build may be raised"),
+        "casino.must_trail": N_("you can capture nothing, so you must trail a card"),
         "casino.must_join": N_(
             "the build of {value} on the table must join a new build of {value}"
         ),

@@ -3,8 +3,9 @@
 Terms: a *pack* is one pass through the 52 cards (the first *deal* of a pack puts four
 cards on the *table*; later deals give each player four more). Table items are *loose*
 cards and *builds*. A build is one unit taken only whole and only by its value; it is
-*single* when its cards add up to exactly its value (it may then be *raised*), otherwise
-*multiple* (a "call": several groups of the same value, never raised). Whoever last made or
+*single* when its cards add up to exactly its value, otherwise *multiple* (a "call":
+several groups of the same value). Which builds a card may *raise* to a higher value is
+option ``raising`` (single builds only by default). Whoever last made or
 changed a build *owns* it. Points are scored per *side*: a seat, or a partnership of two.
 
 The state keeps the transitions; the legal moves come from :mod:`.movegen`, the
@@ -85,6 +86,7 @@ from kartentisch.games.casino.scoring import (
     score_two,
 )
 from kartentisch.games.casino.table import (
+    RAISE_LEVELS,
     BuildUnit,
     PlayRecord,
     describe_table,
@@ -288,9 +290,11 @@ class CasinoState(State[Action, "CasinoObservation"]):
     """A Casino game in progress."""
 
     __slots__ = (
-        "_capture_all", "_current", "_events", "_events_at", "_every_turn", "_given",
+        "_build_free", "_capture_all", "_current", "_events", "_events_at", "_every_turn",
+        "_given",
         "_given_at", "_history", "_history_at", "_keeps", "_legal", "_lmask", "_loose",
-        "_next", "_offered", "_plays", "_plays_at", "_reach", "_sweeps", "_trail_capturer",
+        "_next", "_offered", "_plays", "_plays_at", "_raise_level", "_reach", "_sweeps",
+        "_trail_capturer",
         "builds", "captured", "dealer", "deck", "game", "hands", "last_capturer", "last_turn",
         "log_words", "pack", "pack_results", "phase", "scores", "seed", "sweeps", "turn",
         "winners",
@@ -364,6 +368,8 @@ class CasinoState(State[Action, "CasinoObservation"]):
         self._sweeps = bool(options.sweeps)
         self._keeps = bool(options.owner_keeps_capture_card)
         self._every_turn = options.trail_ban == "while_build_stands"
+        self._raise_level = RAISE_LEVELS[options.raising]
+        self._build_free = bool(options.build_without_capture)
         if deal_now:
             self._start_pack()
 

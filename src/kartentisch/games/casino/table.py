@@ -1,4 +1,5 @@
-"""The table's builds, the pack's public log, and the rules of a trail that read them.
+"""The table's builds, the pack's public log, and the rules of a trail and of raising that
+read them.
 
 The rules of when a player may trail stand here once, as predicates on the table:
 :func:`trail_banned` (option ``trail_ban``), :func:`bare_build` (the owner's duty, option
@@ -10,6 +11,13 @@ putting them together in the order a player would ask, :func:`trail_refusal`.
 there per card costs several percent of a move), and a test
 (``tests/casino/test_fast_paths.py``, ``test_trail_rule_is_one_predicate``) holds every
 card's trail of every position it offers or refuses to :func:`trail_refusal`.
+
+The rule of raising (option ``raising``) stands here once too, :func:`raise_refusal`, which
+the explanation words; the move generator tests it inline on :data:`RAISE_LEVELS` (a call
+per position with builds cost several percent of a move, more when compiled), and
+``test_raise_rule_is_one_predicate`` holds every raise it offers or refuses in random
+positions under each value to :func:`raise_refusal`. So is the rule of a player who can
+capture nothing (option ``build_without_capture``), :func:`no_capture_refusal`.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from kartentisch.games.casino.actions import Action, Build, Capture, Trail
 from kartentisch.games.casino.cards import VALUES, card_names, is_face
@@ -40,7 +48,8 @@ class BuildUnit:
 
     @property
     def multiple(self) -> bool:
-        """Whether it is a multiple build (a call), which can never be raised."""
+        """Whether it is a multiple build (a call): its cards add up to more than its value
+        (several groups of it, or, with option ``raising`` = ``any``, a raised call)."""
         return sum(VALUES[c] for c in self.cards) != self.value
 
 
@@ -130,6 +139,42 @@ def trail_refusal(state: CasinoState, card: int) -> tuple[str, dict[str, object]
     if not options.trail_when_capture_possible and can_capture(state, card):
         return "casino.trail_can_capture", {}
     return None
+
+
+RAISE_LEVELS: Final[Mapping[str, int]] = {"none": 0, "single": 1, "any": 2}
+"""Option ``raising`` as the move generator reads it: 0 raises nothing, 1 single builds
+only, 2 every build."""
+
+
+def raise_refusal(raising: str, build: BuildUnit) -> str | None:
+    """The rule of raising (option ``raising``): why ``build`` may not be raised now, as a
+    reason code, or None when a card from the hand may raise it (the card's value and the
+    card kept for the new value are checked elsewhere, as for every build).
+
+    The rulebook reads both ways: "kann von keinem Spieler erhöht werden" forbids raising,
+    yet its own example turns "eine gebildete 8" into a 9 with an ace. ``none`` follows the
+    ban, ``single`` (the default) the standard game (a single build may be raised, a
+    multiple build never), ``any`` the example for every build."""
+    if raising == "none":
+        return "casino.no_raising"
+    if raising == "single" and build.multiple:
+        return "casino.multiple_not_raised"
+    return None
+
+
+def no_capture_refusal(build_without_capture: bool, captures: bool) -> str | None:
+    """The rule of a player who can capture nothing (option ``build_without_capture``): why
+    they may not build, raise or join a build now, as a reason code, or None when they may.
+    ``captures``: whether any capture is legal for them now.
+
+    "Kann ein Spieler keine Karte nehmen", he must trail ("muss ... nachziehen"): read
+    literally, such a player has no other move (option off); the usual reading (the
+    default) lets them build too, as the rulebook's build example does, which captures
+    nothing. The move generator keeps only the trails of such a player
+    (``movegen._trails_without_capture``), explain words the refusal of a build."""
+    if build_without_capture or captures:
+        return None
+    return "casino.must_trail"
 
 
 def describe_table(loose: list[int], builds: Mapping[int, BuildUnit]) -> str:

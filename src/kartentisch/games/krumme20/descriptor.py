@@ -46,6 +46,13 @@ def search_hooks(game: Krumme20) -> SearchHooks:
                        rollout_action=game.rollout_action, defaults=game.search_defaults)
 
 
+def teams(game: Game[Any, Any, Any]) -> tuple[tuple[int, ...], ...]:
+    """The seats of each team of the team variant (option ``teams``); ``()`` without it."""
+    from kartentisch.games.krumme20.teams import team_seats
+
+    return team_seats(str(getattr(game.options, "teams", "none")), game.players)
+
+
 def statistics(state: State[Any, Any]) -> dict[str, float]:
     """Turns and fouls of a finished game."""
     return {"turns": float(getattr(state, "turns", 0)),
@@ -55,7 +62,8 @@ def statistics(state: State[Any, Any]) -> dict[str, float]:
 DESCRIPTOR: Final = GameDescriptor(
     name="krumme20",
     game="kartentisch.games.krumme20.game:Krumme20",
-    returns_help=N_("The winners share 1; everybody else gets 0."),
+    returns_help=N_("The winners share 1; everybody else gets 0. In team play every member "
+                    "of a winning team gets its team's share."),
     win_range=win_range,
     open_view=open_view,
     search_hooks=search_hooks,
@@ -65,5 +73,6 @@ DESCRIPTOR: Final = GameDescriptor(
     page_module="krumme20.js",
     bots={"heuristic": "kartentisch.games.krumme20.heuristic:HeuristicBot"},
     encoding="kartentisch.rl.encodings.krumme20:Krumme20Encoding",
+    teams=teams,
 )
 """Krumme20's descriptor (the registry hands it out)."""

@@ -166,6 +166,12 @@ class K20ObservationDocument(Document, frozen=True):
     turns: Count
     fouls: list[Count]
     points: list[Count]
+    teams: Annotated[list[Annotated[list[Seat], Meta(min_length=2, max_length=3)]],
+                     Meta(max_length=3)] = msgspec.field(default_factory=list)
+    """The team variant only: the seats of each team, team 0 first (public)."""
+    team_points: Annotated[list[Count], Meta(max_length=3)] = msgspec.field(
+        default_factory=list)
+    """The team variant only: each team's points, the sum of its members'."""
 
 
 if OBSERVATION_FORMAT != "kartentisch-observation/1":  # pragma: no cover - a reminder

@@ -28,6 +28,9 @@ def why_illegal(state: K20State, action: Action) -> IllegalActionError:
     hand = state.hands[seat]
     phase = state.phase
     opts = state.game.options
+    # The steps that offer the 1's targets: its action, and with ``compensation=take`` the
+    # compensations (the state's generator reads the option the same way).
+    take_steps = (st.TAKE, st.LOSS, st.SITOUT) if opts.compensation == "take" else (st.TAKE,)
     base: dict[str, object] = {
         "move": format_action(action),
         "legal": [format_action(acts.ACTIONS[i]) for i in state.legal_action_ids()],
@@ -69,23 +72,29 @@ def why_illegal(state: K20State, action: Action) -> IllegalActionError:
                              count=len(hand))
             return error("k20.claim33_wrong")
         return error("k20.claim_sum_wrong", target=opts.target)
-    if isinstance(action, acts.Flip | acts.Take) and phase == (
-            st.FLIP if type(action) is acts.Flip else st.TAKE):
+    if (type(action) is acts.Flip and phase == st.FLIP) or (
+            type(action) is acts.Take and phase in take_steps):
         if type(action) is acts.Take and len(hand) >= acts.MAX_HAND:
             return error("k20.hand_full", limit=acts.MAX_HAND)
         if action.seat >= state.game.players:
             return error("k20.no_such_seat", last=state.game.players - 1)
         if type(action) is acts.Take and action.seat == seat:
             return error("k20.take_own")
+        spared = state._spared_team(seat)
+        if action.seat != seat and spared >= 0 and state.team[action.seat] == spared:
+            return error("k20.teammate_target", seat=action.seat)
         return error("k20.no_such_card_of_seat", seat=action.seat, card=action.index + 1,
                      count=len(state.hands[action.seat]))
-    if isinstance(action, acts.FlipScore | acts.TakeScore) and phase == (
-            st.FLIP if type(action) is acts.FlipScore else st.TAKE):
+    if (type(action) is acts.FlipScore and phase == st.FLIP) or (
+            type(action) is acts.TakeScore and phase in take_steps):
         if type(action) is acts.TakeScore and len(hand) >= acts.MAX_HAND:
             return error("k20.hand_full", limit=acts.MAX_HAND)
         return error("k20.no_such_score_card", card=action.index + 1,
                      count=len(state.scores[seat]))
-    if (isinstance(action, acts.TakeDraw | acts.TakeDiscard) and phase == st.TAKE) or (
+    if isinstance(action, acts.Draw) and phase in (st.LOSS, st.SITOUT) and (
+            opts.compensation == "take"):
+        return error("k20.compensation_takes")
+    if (isinstance(action, acts.TakeDraw | acts.TakeDiscard) and phase in take_steps) or (
             isinstance(action, acts.Draw) and phase in (st.DRAW2, st.LOSS, st.SITOUT)):
         if len(hand) >= acts.MAX_HAND:
             return error("k20.hand_full", limit=acts.MAX_HAND)

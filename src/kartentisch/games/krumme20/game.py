@@ -23,12 +23,15 @@ from kartentisch.games.krumme20.search import SEARCH_DEFAULTS
 from kartentisch.games.krumme20.search import evaluate as _evaluate
 from kartentisch.games.krumme20.search import search_candidates as _search_candidates
 from kartentisch.games.krumme20.state import K20State
+from kartentisch.games.krumme20.teams import ALLOWED_PLAYERS, team_seats
 
 _ACTIONS: Final = acts.ACTIONS
 _BY_IDENTITY: Final[dict[int, int]] = {id(a): i for i, a in enumerate(_ACTIONS)}
 """The id of each shared action object by its identity (the objects live as long as ACTIONS)."""
 _BY_NOTATION: Final[dict[str, int]] = {acts.format_action(a): i for i, a in enumerate(_ACTIONS)}
 """Every action's id by its canonical notation (what records hold): found by one lookup."""
+_DEFAULTS: Final = K20Options()
+"""The options' defaults (the team options are refused away from their default alone)."""
 _OWN_CARD = re.compile(r"^(flip|drehen)\s+h\s*(\d+)$")
 """``flip h2``: the mover's own personal card 2."""
 
@@ -56,6 +59,25 @@ class Krumme20(Game[K20State, acts.Action, K20Observation]):
                 code="options.bad_choice",
                 params={"name": "turn_limit", "value": self.options.turn_limit,
                         "allowed": "0, 1, 2, ..."})
+        self._validate_teams()
+
+    def _validate_teams(self) -> None:
+        """The team variant's player counts; its other options only with teams."""
+        mode = self.options.teams
+        if mode != "none":
+            allowed = ALLOWED_PLAYERS[mode]
+            if self.players not in allowed:
+                raise REASONS.error(
+                    InvalidOptionsError, "k20.team_players", value=mode,
+                    allowed=", ".join(str(k) for k in allowed), players=self.players)
+            return
+        for name in ("team_targets", "team_foul_reward"):
+            if getattr(self.options, name) != getattr(_DEFAULTS, name):
+                raise REASONS.error(InvalidOptionsError, "k20.team_option_alone", name=name)
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each team (``()`` when everybody plays alone); see :mod:`.teams`."""
+        return team_seats(self.options.teams, self.players)
 
     def create_state(self, seed: int) -> K20State:
         return K20State(self, seed)

@@ -105,12 +105,16 @@ class Situation:
     elsewhere). :meth:`worth` is the one scoring of the bot and of the search playouts.
     """
 
-    __slots__ = ("hand", "play_flips", "remaining", "score_pile", "target", "total", "zeros")
+    __slots__ = ("any_crosswise", "hand", "play_flips", "remaining", "score_pile", "target",
+                 "total", "zeros")
 
     def __init__(self, hand: Sequence[CardView], score_pile: Sequence[CardView], *,
                  target: int, total: int, zeros: int, remaining: list[int],
-                 play_flips: bool):
+                 play_flips: bool, any_crosswise: bool = True):
+        """``any_crosswise``: whether any card making the target as the last personal card
+        lies crosswise (the option ``last_card_crosswise``), or only one counting 5."""
         self.hand = hand
+        self.any_crosswise = any_crosswise
         self.score_pile = score_pile
         self.target = target
         self.total = total
@@ -165,7 +169,8 @@ class Situation:
             if w == 0 and self.zeros == 2:
                 value = THIRD_ZERO
             elif total == target:
-                value = w * (2 if last else 1) + SCORE_BONUS
+                doubled = last and (self.any_crosswise or w == 5)
+                value = w * (2 if doubled else 1) + SCORE_BONUS
             elif total > target:
                 value = -FOUL_COST
             else:
@@ -197,6 +202,7 @@ class HeuristicBot:
         options = getattr(game, "options", None)
         self.play_flips: bool = bool(getattr(options, "play_flips", True))
         self.deck: str = str(getattr(options, "deck", "pairs"))
+        self.any_crosswise: bool = getattr(options, "last_card_crosswise", "any_card") == "any_card"
 
     def situation(self, obs: K20Observation) -> Situation:
         """The light view of ``obs`` that the scoring reads."""
@@ -204,7 +210,7 @@ class HeuristicBot:
             raise ValueError("a spectator's observation has no player to choose for")
         return Situation(obs.hand, obs.scores[obs.seat], target=obs.target, total=obs.total,
                          zeros=obs.zeros, remaining=unaccounted(obs, self.deck),
-                         play_flips=self.play_flips)
+                         play_flips=self.play_flips, any_crosswise=self.any_crosswise)
 
     def act(self, observation: K20Observation, legal_actions: Sequence[Action]) -> Action:
         """Choose one of ``legal_actions``: the best worth, the first of equals."""

@@ -41,7 +41,9 @@ kind                payload fields (bits)
 ``sat_out``         nothing
 ``no_card``         nothing
 ``turn``            total (8), turn number (the rest)
-``game_over``       nothing; next word: the scores (winners: the seats with the most)
+``game_over``       nothing; next word: the scores (winners: the seats with the most; in
+                    the team game the members of the best teams, ``team_scores``
+                    and ``teams``, the seats of each)
 ``deal``            start seat (3), sums (4 each)
 ==================  ===============================================================
 
@@ -148,8 +150,13 @@ def pack_scores(scores: list[int]) -> int:
     return word
 
 
-def decode(log: array[int], at: int, players: int) -> tuple[Event, int]:
+def decode(log: array[int], at: int, players: int,
+           team: list[int] | None = None) -> tuple[Event, int]:
     """The event of the record starting at word ``at``, and where the next one starts.
+
+    ``team``: each seat's team in the team variant (``None`` without teams); the end's
+    winners are then the members of the teams with the highest total, given as
+    ``team_scores`` too.
 
     Every call builds new dictionaries and lists, so events share nothing mutable with each
     other or with a clone's.
@@ -217,8 +224,18 @@ def decode(log: array[int], at: int, players: int) -> tuple[Event, int]:
         packed = log[at]
         at += 1
         scores = [(packed >> (10 * s)) & 1023 for s in range(players)]
-        best = max(scores)
-        data = {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best]}
+        if team is None:
+            best = max(scores)
+            data = {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best]}
+        else:
+            totals = [0] * (max(team) + 1)
+            for s, v in enumerate(scores):
+                totals[team[s]] += v
+            best = max(totals)
+            data = {"scores": scores, "team_scores": totals,
+                    "teams": [[s for s in range(players) if team[s] == t]
+                              for t in range(len(totals))],
+                    "winners": [s for s in range(players) if totals[team[s]] == best]}
     elif kind == DEAL:
         data = {"sums": [(p >> (3 + 4 * s)) & 15 for s in range(players)], "start": p & 7}
     else:

@@ -20,6 +20,7 @@ from kartentisch.core.protocol import OBSERVATION_FORMAT
 from kartentisch.core.rng import SEED_MAX
 from kartentisch.games.krumme20.cards import DECK_SIZE, card_text, pair_counts, pair_key
 from kartentisch.games.krumme20.state import OVER, K20State
+from kartentisch.games.krumme20.teams import team_seats
 
 
 def seats_of(mask: int) -> list[int]:
@@ -90,6 +91,12 @@ class K20Observation:
     fouls: tuple[int, ...]
     points: tuple[int, ...]
     """Every player's current score."""
+    teams: tuple[tuple[int, ...], ...] = ()
+    """The team variant: the seats of each team, team 0 first (public; ``()`` when
+    everybody plays alone)."""
+    team_points: tuple[int, ...] = ()
+    """The team variant: each team's points, the sum of its members' (``()`` without
+    teams)."""
 
     @property
     def hand(self) -> Pile:
@@ -132,7 +139,17 @@ class K20Observation:
             "turns": self.turns,
             "fouls": list(self.fouls),
             "points": list(self.points),
+            # the team variant only: a game without teams writes what it always wrote
+            **({"teams": [list(t) for t in self.teams], "team_points": list(self.team_points)}
+               if self.teams else {}),
         }
+
+    def team_of(self, seat: int) -> int:
+        """The team index of ``seat`` (each seat its own team without teams)."""
+        for t, seats in enumerate(self.teams):
+            if seat in seats:
+                return t
+        return seat
 
 
 def observe(state: K20State, seat: int | None) -> K20Observation:
@@ -140,6 +157,7 @@ def observe(state: K20State, seat: int | None) -> K20Observation:
     if seat is not None:
         state.game.check_seat(seat)
     face, back, kup, kdown, cross = state.face, state.back, state.kup, state.kdown, state.cross
+    teams = team_seats(state.game.options.teams, state.game.players) if state.teamed else ()
     # A side is shown when its mask holds all of ``need``: the seat's bit, or every bit.
     need = state.all_mask if seat is None else 1 << seat
 
@@ -172,6 +190,8 @@ def observe(state: K20State, seat: int | None) -> K20Observation:
         turns=state.turns,
         fouls=tuple(state.fouls),
         points=tuple(state.final_scores()),
+        teams=teams,
+        team_points=tuple(state.team_scores()) if teams else (),
     )
 
 

@@ -65,3 +65,54 @@ class K20Options:
     """Whether a player who sits out (made to by a 4, until their turn is skipped) still
     gets the reward of another player's foul. The rule sheet lets them do nothing but take
     their compensation, hence the default ``False``."""
+    three_zeros_action: str = option(
+        "zero", N_("Action after three 0s"),
+        N_("Which special action the player of the third 0 in a row may take once the three "
+           "cards have turned over."),
+        words={"zero": N_("the third 0's own action"),
+               "revealed": N_("the action of the third card's new side instead")})
+    """The sheet's "!": the revealed sides' actions cannot be taken *in addition to* the
+    third 0's ("nicht zusätzlich zu jener der zuletzt gespielten 0"). ``zero``: only the
+    0's own action; ``revealed``: the number the third card shows after turning names the
+    action instead of its 0."""
+    last_card_crosswise: str = option(
+        "any_card", N_("Last card at 20 lies crosswise"),
+        N_("Which card lies crosswise (counts double) when it makes exactly 20 as its "
+           "player's last personal card."),
+        words={"any_card": N_("any card"), "five_only": N_("only a card that counts 5")})
+    """The sheet doubles the 5 that makes 20 ("ggf. quer = verdoppelt") and one of a 3/3
+    set that empties the hand. ``any_card``: every card that makes the target as its
+    player's last personal card lies crosswise; ``five_only``: only one counting 5 does."""
+    compensation: str = option(
+        "draw", N_("Compensation"),
+        N_("What a player who lost a card to a 1 or sits out by a 4 may do at once."),
+        words={"draw": N_("draw one card from the draw pile"),
+               "take": N_("take one card like the 1's action")})
+    """The sheet's "darf sofort eine Karte ziehen". ``draw``: from the Nachziehstapel (its
+    example says "nachziehen"); ``take``: as the 1's "eine Karte ziehen", from any of the 1's
+    targets (another player's personal card, the own score pile, the top of the draw or the
+    discard pile); a card taken so brings its owner no compensation of their own."""
+    # -- the team variant (a reconstruction: "Spielt bei 4 bis 6 Spielern in der
+    #    Team-Variante", the sheet 3/3 that explains it is not among our texts) --
+    teams: str = option(
+        "none", N_("Team play"),
+        N_("Team play, reconstructed (the rule sheet that explains it is missing): teammates "
+           "sit alternately and a team scores the sum of its members' score piles."),
+        words={"none": N_("everybody plays alone"),
+               "pairs": N_("teams of two (4 or 6 players)"),
+               "trios": N_("two teams of three (6 players)")})
+    """``none``: every seat plays alone; ``pairs``: teams of two, with 4 players seats 0+2
+    and 1+3, with 6 players 0+3, 1+4 and 2+5; ``trios``: with 6 players 0+2+4 and 1+3+5
+    (see :func:`~.teams.team_seats`)."""
+    team_targets: bool = option(
+        True, N_("Teammates as targets"),
+        N_("Whether a 0 may turn and a 1 may take a teammate's personal card (team play)."))
+    """Team play: whether a teammate's personal cards are targets of a 0 (turn over) and a
+    1 (take). The 4 always hits the next player, who in every seating is an opponent."""
+    team_foul_reward: bool = option(
+        False, N_("Fouls reward teammates"),
+        N_("Whether a foul also lets the fouler's teammates put their lowest card on their "
+           "score pile (team play; the rule sheet says 'all other players')."))
+    """Team play: whether the fouler's teammates get the foul's reward step too (the
+    sheet's literal "alle anderen Spieler"); by default only the opponents get it, so that a
+    team never profits from its own member's foul."""

@@ -71,6 +71,21 @@ REASONS: Final = Reasons(
             "{move}: personal card {card} is not one of your lowest (they show {lowest})."
             " Legal now: {legal}"
         ),
+        "k20.compensation_takes": N_(
+            "{move}: with these rules the compensation is taken like the 1's action (take"
+            " draw, take discard, take s1 or another player's card). Legal now: {legal}"
+        ),
+        "k20.teammate_target": N_(
+            "{move}: seat {seat} plays in your team, and with these rules a teammate's personal"
+            " cards are no target. Legal now: {legal}"
+        ),
+        # rules options of the team variant (InvalidOptionsError)
+        "k20.team_players": N_(
+            "team play ({value}) is for these player counts only: {allowed}; not {players}"
+        ),
+        "k20.team_option_alone": N_(
+            "option {name} applies only to team play: choose teams as well"
+        ),
         "k20.lowest_needs_full_hand": N_(
             "{move}: a lowest card instead of drawing is allowed only with {limit} personal"
             " cards. Legal now: {legal}"

@@ -58,7 +58,8 @@ def situation(state: K20State, seat: int) -> Situation:
         _views(state, state.scores[seat], bit, True) if phase == "flip" else (),
         target=state.game.options.target, total=state.total, zeros=state.zeros,
         remaining=remaining_pairs(state, seat) if phase in ("turn", "five") else NO_PAIRS,
-        play_flips=state.game.options.play_flips)
+        play_flips=state.game.options.play_flips,
+        any_crosswise=state.game.options.last_card_crosswise == "any_card")
 
 
 def rollout_action(state: K20State, ids: Sequence[int], rng: random.Random) -> int:

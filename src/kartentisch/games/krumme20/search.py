@@ -49,10 +49,22 @@ def win_chances(scores: list[int], hands: list[int], draw_left: int) -> list[flo
 
 
 def evaluate(state: K20State) -> list[float]:
-    """The expected returns of ``state`` (its true returns once the game is over)."""
+    """The expected returns of ``state`` (its true returns once the game is over).
+
+    In the team game the model runs over teams (a team's points and its members' personal
+    cards), and every member gets its team's chance, as the returns give every member of a
+    winning team its team's share: a search never plays against its own teammate."""
     if state.is_terminal():
         return state.returns()
-    return win_chances(state.final_scores(), [len(h) for h in state.hands], len(state.draw))
+    hands = [len(h) for h in state.hands]
+    if not state.teamed:
+        return win_chances(state.final_scores(), hands, len(state.draw))
+    team = state.team
+    team_hands = [0] * (max(team) + 1)
+    for s, h in enumerate(hands):
+        team_hands[team[s]] += h
+    chances = win_chances(state.team_scores(), team_hands, len(state.draw))
+    return [chances[t] for t in team]
 
 
 TRUSTED_PHASES: Final = frozenset({"draw", "loss", "four", "sitout", "foul", "throw"})

@@ -16,6 +16,10 @@ but ``pass`` by what *everybody* knows is skipped; one that offers more publicly
 by what only its player knows (``peek_own``) is still asked, with ``pass`` alone, so that
 skipping never reveals a hidden side.
 
+The team variant (option ``teams``, :mod:`.teams`) changes three things only: the winners
+and returns go by team totals, a foul rewards only the fouler's opponents (option
+``team_foul_reward``), and with ``team_targets`` off a 0 or a 1 cannot target a teammate.
+
 Cards are ints 0..53 with per-card arrays: ``face`` (the up side's number), ``back`` (the
 down side's), and who knows each side (``kup``/``kdown``, bitmasks of seats).
 
@@ -159,6 +163,7 @@ from kartentisch.games.krumme20.log import (
 from kartentisch.games.krumme20.log import (
     TWENTY as L_TWENTY,
 )
+from kartentisch.games.krumme20.teams import team_of, team_points
 
 if TYPE_CHECKING:
     from kartentisch.games.krumme20.game import Krumme20
@@ -220,7 +225,7 @@ class K20State(State[Action, "K20Observation"]):
         "abwurf", "all_mask", "back", "cross", "draw", "draw_top_visible", "draws_left", "face",
         "final_turns", "fouls", "game", "hands", "kdown", "kup", "log_words", "peek_own", "phase",
         "play_flips", "queue", "scores", "second_done", "secrets", "seed", "sitting_out",
-        "target", "total", "turn", "turns", "value", "zeros",
+        "target", "team", "teamed", "total", "turn", "turns", "value", "zeros",
     )
 
     def __init__(self, game: Krumme20, seed: int, *, deal_now: bool = True,
@@ -237,6 +242,11 @@ class K20State(State[Action, "K20Observation"]):
         self.peek_own: bool = bool(opts.peek_own)
         self.draw_top_visible: bool = bool(opts.draw_top_visible)
         self.target: int = opts.target
+        self.teamed: bool = opts.teams != "none"
+        """Whether seats play in teams (option ``teams``)."""
+        self.team: list[int] = team_of(opts.teams, game.players)
+        """Each seat's team (:func:`.teams.team_of`; each seat its own without teams). Fixed
+        by the options, never changed: shared by clones."""
         self._events: list[Event] = []
         """Events decoded from the log so far (see :attr:`events`)."""
         self._events_at = 0
@@ -338,21 +348,35 @@ class K20State(State[Action, "K20Observation"]):
         """Every seat's points now."""
         return [self.score_of(s) for s in range(self.game.players)]
 
+    def team_scores(self) -> list[int]:
+        """Every team's points now, team by team (:func:`.teams.team_of`): the sum of its
+        members' score piles; without teams, every seat's own points."""
+        return team_points(self.final_scores(), self.team)
+
     def winners(self) -> list[int]:
-        """The seats with the highest score (all of them on a tie); empty until the end."""
+        """The seats with the highest score (all of them on a tie); in the team game every
+        member of each team with the highest team total. Empty until the end."""
         if self.phase != OVER:
             return []
+        if self.teamed:
+            totals = self.team_scores()
+            best = max(totals)
+            return [s for s, t in enumerate(self.team) if totals[t] == best]
         scores = self.final_scores()
         best = max(scores)
         return [s for s, v in enumerate(scores) if v == best]
 
     def returns(self) -> list[float]:
-        """1/k for each of the k winners, 0 for everybody else (all 0 until the end)."""
+        """1/k for each of the k winners, 0 for everybody else (all 0 until the end). In the
+        team game k counts the winning teams, and every member of a winning team gets its
+        team's share (a lone winning team: 1 to each member)."""
         n = self.game.players
         if self.phase != OVER:
             return [0.0] * n
         won = self.winners()
-        return [1.0 / len(won) if s in won else 0.0 for s in range(n)]
+        team = self.team
+        share = 1.0 / len({team[s] for s in won})
+        return [share if s in won else 0.0 for s in range(n)]
 
     def legal_action_ids(self) -> tuple[int, ...]:
         """The legal actions' integer ids (the fast path for search and RL); a tuple, so a
@@ -413,8 +437,9 @@ class K20State(State[Action, "K20Observation"]):
         at = self._events_at
         if at < len(log):
             players = self.game.players
+            team = self.team if self.teamed else None
             while at < len(log):
-                event, at = decode(log, at, players)
+                event, at = decode(log, at, players, team)
                 made.append(event)
             self._events_at = at
         return made
@@ -523,14 +548,20 @@ class K20State(State[Action, "K20Observation"]):
         if phase == AFTER:
             ids.extend(self._claim_ids(seat, know))
         elif phase == FLIP:
+            spared = self._spared_team(seat)
             for s in range(self.game.players):
+                if s != seat and self.team[s] == spared:
+                    continue
                 base = _FLIP + s * MAX_HAND
                 ids.extend(range(base, base + len(self.hands[s])))
             ids.extend(range(_FLIPSCORE, _FLIPSCORE + len(self.scores[seat])))
-        elif phase == TAKE:
+        elif phase == TAKE or (phase in (LOSS, SITOUT) and opts.compensation == "take"):
+            # The 1's targets; with ``compensation=take`` also the compensation's (the sheet
+            # words both "eine Karte ziehen").
             if n_hand < MAX_HAND:
+                spared = self._spared_team(seat)
                 for s in range(self.game.players):
-                    if s != seat:
+                    if s != seat and self.team[s] != spared:
                         base = _TAKE + s * MAX_HAND
                         ids.extend(range(base, base + len(self.hands[s])))
                 ids.extend(range(_TAKESCORE, _TAKESCORE + len(self.scores[seat])))
@@ -538,6 +569,8 @@ class K20State(State[Action, "K20Observation"]):
                     ids.append(_TAKEDRAW)
                 if self.abwurf:
                     ids.append(_TAKEDISCARD)
+            elif phase == SITOUT:
+                ids.extend(_LOWEST + i for i in self._lowest(seat))
         elif phase in (DRAW2, LOSS):
             if self.draw and n_hand < MAX_HAND and (phase == LOSS or self.draws_left > 0):
                 ids.append(_DRAW)
@@ -566,6 +599,13 @@ class K20State(State[Action, "K20Observation"]):
             return ids
         ids.append(PASS_ID)
         return ids
+
+    def _spared_team(self, seat: int) -> int:
+        """The team whose personal cards ``seat``'s 0 and 1 may not target besides its own
+        (``seat``'s team when the option ``team_targets`` is off in the team game), or -1."""
+        if self.teamed and not self.game.options.team_targets:
+            return self.team[seat]
+        return -1
 
     def _lowest(self, seat: int) -> list[int]:
         """Indices of ``seat``'s personal cards with the lowest up side."""
@@ -687,7 +727,8 @@ class K20State(State[Action, "K20Observation"]):
             card = self.hands[owner].pop(index)
             self._to_hand(seat, card)
             log.append(L_TAKE | (seat + 1) << 5 | (owner | index << 3 | self.face[card] << 6) << 8)
-            self.queue.insert(0, (LOSS, owner))
+            if self.phase == TAKE:  # a card taken as a compensation brings none of its own
+                self.queue.insert(0, (LOSS, owner))
         elif aid < _TAKEDRAW:
             index = aid - _TAKESCORE
             card = self.scores[seat].pop(index)
@@ -796,24 +837,33 @@ class K20State(State[Action, "K20Observation"]):
 
         A player who sits out (made to by a 4, until their turn is skipped) may do nothing
         but take their compensation, so by default they get no reward step (the option
-        ``sitout_foul_reward`` gives them one).
+        ``sitout_foul_reward`` gives them one). In the team game the fouler's teammates get
+        none either, unless the option ``team_foul_reward`` keeps the sheet's literal "alle
+        anderen Spieler" (a reconstruction: a team should not profit from its own foul).
         """
         self.fouls[seat] += 1
         self.log_words.append(L_FOUL | (seat + 1) << 5 | kind << 8)
         n = self.game.players
-        reward_sitting = self.game.options.sitout_foul_reward
+        opts = self.game.options
+        reward_sitting = opts.sitout_foul_reward
         sitting = self.sitting_out
+        team = self.team
+        # the team game: the fouler's teammates are skipped unless the option says otherwise
+        own = team[seat] if self.teamed and not opts.team_foul_reward else -1
         steps: list[tuple[str, int]] = []
         for k in range(1, n):
             s = (seat + k) % n
-            if reward_sitting or not sitting[s]:
+            if (reward_sitting or not sitting[s]) and team[s] != own:
                 steps.append((FOUL, s))
         return steps
 
     def _land(self, seat: int, card: int, second: bool, index: int) -> tuple[int, int]:
         """Put ``card`` onto the Ablagestapel for ``seat``; resolve the total.
 
-        Returns the counting number and the kind of foul (:data:`NO_FOUL` when lawful).
+        Returns the number whose special action the play grants (the counting number, or
+        with ``three_zeros_action=revealed`` the third 0's new side) and the kind of foul
+        (:data:`NO_FOUL` when lawful).
+
         ``second``: the card was announced as a 5 (the second card on 15); it is logged as
         ``second`` rather than ``play``, with its hand ``index``, before the total is
         resolved.
@@ -848,6 +898,10 @@ class K20State(State[Action, "K20Observation"]):
                 log.append(L_THREE_ZEROS | (seat + 1) << 5
                            | (self._public(three[0]) | self._public(three[1]) << 6
                               | self._public(three[2]) << 12 | total << 18) << 8)
+                if self.game.options.three_zeros_action == "revealed":
+                    # The "!" read as "instead": the third card's new side names the action
+                    # ("nicht zusätzlich zu jener der zuletzt gespielten 0").
+                    number = self.face[card]
         else:
             self.zeros = 0
         target = self.target
@@ -857,7 +911,11 @@ class K20State(State[Action, "K20Observation"]):
             ablage.clear()
             if foul == NO_FOUL:
                 log.append(L_TWENTY | (seat + 1) << 5 | self._public(top) << 8)
-                self._to_score(seat, top, not self.hands[seat])
+                # Crosswise as the last personal card: any card, or (option) only one
+                # counting 5, the card the sheet doubles ("ggf. quer = verdoppelt").
+                self._to_score(seat, top, not self.hands[seat] and (
+                    self.game.options.last_card_crosswise == "any_card"
+                    or self.face[top] == 5))
             else:
                 self.abwurf.append(top)  # an unlawful card never scores
             self.total = 0

@@ -34,8 +34,10 @@ them to the reference.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -45,6 +47,52 @@ from kartentisch.core.errors import IllegalActionError, safe_repr
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named part of an observation vector: where it lies and how it is shaped.
+
+    ``vector[field.slice].reshape(field.shape)`` (or :meth:`of`, which also takes a batch of
+    vectors) is the part as an array; relative seats come first where a field is per seat.
+    """
+
+    name: str
+    start: int
+    shape: tuple[int, ...]
+    doc: str
+
+    @property
+    def size(self) -> int:
+        """How many values the field holds."""
+        return math.prod(self.shape)
+
+    @property
+    def stop(self) -> int:
+        """The index after the field's last value."""
+        return self.start + self.size
+
+    @property
+    def slice(self) -> slice:
+        """The field's values in the vector."""
+        return slice(self.start, self.stop)
+
+    def of(self, vectors: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """The field of one vector (shape :attr:`shape`) or of a batch (leading axes kept)."""
+        part = vectors[..., self.start:self.stop]
+        return part.reshape(*vectors.shape[:-1], *self.shape)
+
+
+def layout(*parts: tuple[str, tuple[int, ...], str]) -> dict[str, Field]:
+    """Fields laid end to end from index 0, in order: ``(name, shape, doc)`` each."""
+    fields: dict[str, Field] = {}
+    start = 0
+    for name, shape, doc in parts:
+        if name in fields:
+            raise ValueError(f"field {name!r} twice")
+        fields[name] = field = Field(name, start, shape, doc)
+        start = field.stop
+    return fields
 
 
 class Encoding(ABC):
@@ -171,6 +219,11 @@ class Encoding(ABC):
     def token_name(self, token: int) -> str:
         """A short text for a token, for rendering (the id by default)."""
         return str(token)
+
+    def fields(self) -> Mapping[str, Field]:
+        """The observation vector's fields by name, in order, covering it end to end
+        (each game's layout table in code: ``obs[enc.fields()["own_hand"].slice]``)."""
+        raise NotImplementedError(f"{type(self).__name__} names no fields")
 
 
 _NO_NEXT: dict[tuple[int, ...], list[int]] = {}

@@ -53,7 +53,7 @@ import numpy.typing as npt
 
 from kartentisch.games.casino import actions as acts
 from kartentisch.games.casino.cards import card_name
-from kartentisch.rl.encodings.base import Encoding, Vector
+from kartentisch.rl.encodings.base import Encoding, Field, Vector, layout
 from kartentisch.rl.fast import casino_bytes
 
 SEATS: Final = 4
@@ -79,6 +79,34 @@ OBS_SIZE: Final = PREFIX + 336
 
 FEATURE_SIZE: Final = NUM_TOKENS - 1
 
+FIELDS: Final = layout(
+    ("own_hand", (52,), "own hand, by card 0-51"),
+    ("loose", (52,), "loose cards on the table"),
+    ("in_builds", (52,), "cards standing in builds"),
+    ("builds", (14, BUILD_STRIDE),
+     "builds by value 1-14: present, multiple (a call), owner by relative seat (4), 1 spare"),
+    ("captured", (SEATS, 52), "cards each relative seat captured this pack"),
+    ("unseen", (52,), "cards the viewer cannot locate (other hands and the pack)"),
+    ("seats", (SEATS, SEAT_STRIDE),
+     "per relative seat: present, hand size / 4, sweeps / 10, score / 21, took the last"
+     " capture"),
+    ("deck", (1,), "cards left in the pack to deal / 52"),
+    ("pack", (1,), "pack number / 10, capped at 1"),
+    ("dealer", (SEATS,), "the dealer by relative seat, one-hot"),
+    ("players", (3,), "player count 2, 3, 4, one-hot"),
+    ("to_move", (1,), "the viewer is to move"),
+    ("over", (1,), "the game is over"),
+    ("spare", (1,), "zero"),
+    ("chosen_card", (52,), "the tokens chosen so far in this decision: the hand card"),
+    ("chosen_code", (acts.NUM_CODES,), "... what it does (the code)"),
+    ("chosen_loose", (52,), "... the loose cards it uses"),
+    ("chosen_spare", (OBS_SIZE - PREFIX - 52 - acts.NUM_CODES - 52,),
+     "zero (room kept for later fields)"),
+)
+"""The observation vector's fields (:meth:`CasinoEncoding.fields`)."""
+assert FIELDS["seats"].start == SEAT_INFO and FIELDS["deck"].start == GLOBAL
+assert FIELDS["chosen_card"].start == PREFIX and FIELDS["chosen_spare"].stop == OBS_SIZE
+
 
 _TOKENS: dict[int, tuple[int, ...]] = {}
 """Action id to its tokens (an id names the same action in every Casino game, so the
@@ -97,6 +125,9 @@ class CasinoEncoding(Encoding):
         self.num_tokens = NUM_TOKENS
         self.feature_size = FEATURE_SIZE
         self._players: int = game.players
+
+    def fields(self) -> dict[str, Field]:
+        return FIELDS
 
     def token_name(self, token: int) -> str:
         if token < CODE_BASE:

@@ -67,7 +67,7 @@ from kartentisch.games.krass_kariert.cards import (
     X,
 )
 from kartentisch.games.krass_kariert.observation import KKObservation
-from kartentisch.rl.encodings.base import Encoding, Vector
+from kartentisch.rl.encodings.base import Encoding, Field, Vector, layout
 from kartentisch.rl.fast import kk_bytes
 
 SEATS: Final = 5
@@ -89,6 +89,35 @@ _COPY_LIST: Final = [0] + [DECK_COUNTS[c] for c in range(1, CARDS + 1)]
 _FRACTIONS: Final[list[list[float]]] = [[]] + [[k / _COPY_LIST[c] for k in range(_COPY_LIST[c] + 1)]
                             for c in range(1, CARDS + 1)]
 """[card][k]: k / copies of the card in the deck (the fast path looks the fractions up)."""
+
+FIELDS: Final = layout(
+    ("own_hand", (MAX_HAND, CARDS), "own hand in its order: position x card, one-hot"),
+    ("other_hands", (SEATS - 1, MAX_HAND, CARDS + 1),
+     "the other seats' hands (relative seats 1-4) by position: the card where it is known,"
+     " else the last column (a hidden card)"),
+    ("reserves", (SEATS, 2, CARDS), "reserve cards: seat x slot x card"),
+    ("ablage", (CARDS,), "the Ablagestapel (played this deal): count / copies in the deck"),
+    ("unseen", (CARDS,), "cards the viewer cannot locate: count / copies in the deck"),
+    ("seats", (SEATS, SEAT_STRIDE),
+     "per seat: present, chips / 3, in the deal, hand size / 18, in this round, acted this"
+     " round, leads the round, holds the round's best combination, to move, lost the game"),
+    ("round_acts", (SEATS, 4), "per seat, its act this round: combination, Stopp, Nachzieh,"
+     " reserve"),
+    ("draw_pile", (1,), "draw pile size / 18"),
+    ("deal", (1,), "deal (Durchgang) / 10, capped at 1"),
+    ("rounds", (1,), "rounds / 60, capped at 1"),
+    ("phase", (2,), "phase: play, draw"),
+    ("nachzieh_played", (3,), "Nachzieh cards played this round: 0, 1, 2 or more, one-hot"),
+    ("draws_left", (1,), "draws left / 6"),
+    ("best_kind", (6,), "the round's best combination: none, then its kind (5), one-hot"),
+    ("best_high", (12,), "the best combination's high number 1-12, one-hot"),
+    ("drawn_card", (CARDS,), "the card just drawn, one-hot"),
+    ("players", (3,), "player count 3, 4, 5, one-hot"),
+)
+"""The observation vector's fields (:meth:`KrassKariertEncoding.fields`)."""
+assert FIELDS["other_hands"].start == OTHERS and FIELDS["ablage"].start == DISCARD
+assert FIELDS["seats"].start == SEAT_INFO and FIELDS["draw_pile"].start == GLOBAL
+assert FIELDS["players"].stop == OBS_SIZE
 
 # Action features.
 F_KIND: Final = 0
@@ -180,6 +209,9 @@ class KrassKariertEncoding(Encoding):
         self._seat_order = [[(me + r) % n for r in range(n)] for me in range(n)]
         self._pads = kk_bytes.pads(n)
         self._memo = kk_bytes.Memo(False)  # any state may be passed: hand blocks only
+
+    def fields(self) -> dict[str, Field]:
+        return FIELDS
 
     def token_name(self, token: int) -> str:
         return format_action(ACTIONS[token])

@@ -25,8 +25,14 @@ offset     size   content
                   turn's number (-1..5, 7 one-hot), second card done, draws left / 5,
                   phase (12 one-hot), queue length / 5, final turns left / 6, the end
                   is near, turns / 200 (capped), players 2-6 (5 one-hot)
-685        68     spare (zero; room for later fields)
+685        8      the team variant (zero without teams): each seat (relative, 6) is
+                  in my team (myself included), my team's points / 80, the best
+                  other team's points / 80 (capped)
+693        60     spare (zero; room for later fields)
 =========  =====  ==================================================================
+
+The team fields took 8 of the 68 spare cells, so the size and every other cell
+are unchanged: weights trained on the base game load and read a base game as before.
 
 Actions: one token per action, the game's own id (205). Action features: the id one-hot.
 """
@@ -41,7 +47,8 @@ import numpy as np
 from kartentisch.games.krumme20.actions import ACTIONS, MAX_HAND, NUM_ACTIONS, format_action
 from kartentisch.games.krumme20.cards import DECK_SIZE
 from kartentisch.games.krumme20.state import PHASES
-from kartentisch.rl.encodings.base import Encoding, Vector
+from kartentisch.games.krumme20.teams import team_of, team_seats
+from kartentisch.rl.encodings.base import Encoding, Field, Vector, layout
 from kartentisch.rl.fast import k20_bytes
 
 SEATS: Final = 6
@@ -53,8 +60,50 @@ TOPS: Final = SEAT_INFO + SEATS * SEAT_STRIDE
 SIZES: Final = TOPS + 3 * CARD
 SIDES: Final = SIZES + 3
 SCALARS: Final = SIDES + 24
+TEAM: Final = SCALARS + 34
+"""The team fields (see the module docstring)."""
 OBS_SIZE: Final = SIDES + 126
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+
+_CARD_DOC: Final = ("16 values a card: present, up side 0-5 or unknown (7), down side 0-5 or"
+                    " unknown (7), lying crosswise")
+FIELDS: Final = layout(
+    ("personal_cards", (SEATS, MAX_HAND, CARD),
+     "personal cards: relative seat x position x card; " + _CARD_DOC),
+    ("seats", (SEATS, SEAT_STRIDE),
+     "per relative seat: score pile size / 20, points / 40 (capped), crosswise cards / 10,"
+     " fouls / 5, sits out, to move, whose turn, known up sides on its score pile by"
+     " number 0-5 (6) / 10, present, 2 spare"),
+    ("pile_tops", (3, CARD),
+     "the top cards of the Ablagestapel, the Abwurfstapel and the draw pile; " + _CARD_DOC),
+    ("pile_sizes", (3,), "the sizes of those three piles / 54"),
+    ("ablage_sides", (2, 6), "known sides on the Ablagestapel: up, down by number / 20"),
+    ("visible_sides", (2, 6), "every visible known side (piles, personal cards, score"
+     " piles): up, down by number / 30"),
+    ("target", (1,), "target / 30"),
+    ("total", (1,), "total / 30 (capped)"),
+    ("over_twenty", (1,), "the total is above 20"),
+    ("zeros", (1,), "zeros / 5"),
+    ("turn_value", (7,), "this turn's number -1..5, one-hot"),
+    ("second_done", (1,), "the second card is done"),
+    ("draws_left", (1,), "draws left / 5"),
+    ("phase", (len(PHASES),), "the turn's phase, one-hot"),
+    ("queue", (1,), "queue length / 5"),
+    ("final_turns", (1,), "final turns left / 6"),
+    ("end_near", (1,), "the end is near"),
+    ("turns", (1,), "turns / 200 (capped)"),
+    ("players", (5,), "player count 2-6, one-hot"),
+    ("team_mates", (SEATS,), "the team variant (zero without teams): each relative seat is in"
+     " the viewer's team (the viewer included)"),
+    ("team_points", (2,), "the team variant: the viewer's team's points / 80, the best other"
+     " team's points / 80 (capped)"),
+    ("spare", (60,), "zero (room for later fields)"),
+)
+"""The observation vector's fields (:meth:`Krumme20Encoding.fields`)."""
+assert FIELDS["seats"].start == SEAT_INFO and FIELDS["pile_tops"].start == TOPS
+assert FIELDS["ablage_sides"].start == SIDES and FIELDS["target"].start == SCALARS
+assert FIELDS["team_mates"].start == TEAM
+assert FIELDS["spare"].stop == OBS_SIZE
 
 # min(k / d, 1.0) for counts k of cards (at most the 54 of the deck), looked up by the fast
 # path: the same floats as computing them, without a call per value
@@ -72,6 +121,16 @@ def _card(ones: list[int], base: int, view: Any) -> None:
         ones.append(base + 15)
 
 
+def _team_entries(ones: list[int], where: list[int], values: list[float], mates: list[bool],
+                  totals: list[int], mine: int) -> None:
+    """The team fields: ``mates[r]`` for the seat ``r`` places after the viewer, the
+    viewer's team's points (``totals[mine]``) and the best other team's."""
+    ones.extend(TEAM + r for r, mate in enumerate(mates) if mate)
+    best = max(v for t, v in enumerate(totals) if t != mine)
+    where += [TEAM + 6, TEAM + 7]
+    values += [min(max(totals[mine], 0) / 80.0, 1.0), min(max(best, 0) / 80.0, 1.0)]
+
+
 class Krumme20Encoding(Encoding):
     """The Krumme20 encoding described in the module docstring."""
 
@@ -86,7 +145,13 @@ class Krumme20Encoding(Encoding):
         self._target: int = game.options.target
         n = game.players
         self._seat_order = [[(me + r) % n for r in range(n)] for me in range(n)]
-        self._constants = k20_bytes.constants(n, self._target)
+        teams = team_seats(str(getattr(game.options, "teams", "none")), n)
+        self._team: list[int] | None = team_of(game.options.teams, n) if teams else None
+        """Each seat's team in the team variant (``None`` without teams)."""
+        self._constants = k20_bytes.constants(n, self._target, self._team)
+
+    def fields(self) -> dict[str, Field]:
+        return FIELDS
 
     def token_name(self, token: int) -> str:
         return format_action(ACTIONS[token])
@@ -178,6 +243,11 @@ class Krumme20Encoding(Encoding):
             where.append(g + 26)
             values.append(min(obs.final_turns / 6.0, 1.0))
         ones.append(g + 29 + min(max(n, 2), 6) - 2)
+        if obs.teams:
+            mine = obs.team_of(me)
+            _team_entries(ones, where, values,
+                          [obs.team_of((me + r) % n) == mine for r in range(n)],
+                          list(obs.team_points), mine)
         if offset:
             ones = [offset + i for i in ones]
             where = [offset + i for i in where]
@@ -312,6 +382,11 @@ class Krumme20Encoding(Encoding):
             where.append(g + 26)
             values.append(min(final_turns / 6.0, 1.0))
         append(g + 29 + min(max(n, 2), 6) - 2)
+        team = self._team
+        if team is not None:
+            mine = team[me]
+            _team_entries(ones, where, values, [team[(me + r) % n] == mine for r in range(n)],
+                          state.team_scores(), mine)
         if offset:
             ones = [offset + i for i in ones]
             where = [offset + i for i in where]

@@ -154,7 +154,12 @@ FINAL: Final[list[bytes]] = [bytes(F4 * 2)] + [floats([min(k / 6.0, 1.0), 1.0])
 FINAL_TURNS: Final[list[bytes]] = [f + t for f in FINAL for t in BY200]
 """[final index * 201 + min(turns, 200)]: the scalars' cells 26-28."""
 SPARE: Final = bytes(F4 * 68)
-"""The layout's spare cells at its end."""
+"""The layout's spare cells at its end (the team fields, zero without teams, and the rest)."""
+TEAM_CELLS: Final = 8
+"""The team fields: 6 "same team as me" cells by relative seat, my team's points and the
+best other team's points (each / 80, capped)."""
+TEAM_SPARE: Final = bytes(F4 * (68 - TEAM_CELLS))
+"""The spare cells after the team fields."""
 
 
 def _cap(k: int, top: int) -> int:
@@ -168,13 +173,33 @@ def _cap(k: int, top: int) -> int:
     return k if k < top else top
 
 
-def constants(players: int, target: int) -> list[bytes]:
+def constants(players: int, target: int, team: list[int] | None = None) -> list[bytes]:
     """The blocks fixed by the game: the seats past the player count (their card and seat
-    blocks), the target / 30, and the player count's one-hot with the spare cells."""
+    blocks), the target / 30, and the player count's one-hot with the spare cells.
+
+    The team variant (``team``: each seat's team): the one-hot without the spare cells, and
+    a fifth entry, the seats' teams as bytes, from which :func:`team_bytes` makes the team
+    fields of each vector."""
     missing = SEATS - players
-    return [bytes(F4 * CARD * MAX_HAND * missing), bytes(F4 * CARD * missing),
-            floats([min(target / 30.0, 1.0)]),
-            floats([float(k == min(max(players, 2), 6) - 2) for k in range(5)]) + SPARE]
+    one_hot = floats([float(k == min(max(players, 2), 6) - 2) for k in range(5)])
+    fixed = [bytes(F4 * CARD * MAX_HAND * missing), bytes(F4 * CARD * missing),
+             floats([min(target / 30.0, 1.0)])]
+    if team is None:
+        return [*fixed, one_hot + SPARE]
+    return [*fixed, one_hot, bytes(team)]
+
+
+def team_bytes(state: K20State, me: int, rotation: list[int], team: bytes) -> bytes:
+    """The team fields and the spare cells after them (see :data:`TEAM_CELLS`)."""
+    mine = team[me]
+    cells = [1.0 if team[s] == mine else 0.0 for s in rotation]
+    cells += [0.0] * (SEATS - len(rotation))
+    totals = state.team_scores()
+    others = [v for t, v in enumerate(totals) if t != mine]
+    best = max(others) if others else 0
+    cells.append(min(max(totals[mine], 0) / 80.0, 1.0))
+    cells.append(min(max(best, 0) / 80.0, 1.0))
+    return floats(cells) + TEAM_SPARE
 
 
 def _top(pile: list[int], face: list[int], back: list[int], kup: list[int], kdown: list[int],
@@ -310,5 +335,7 @@ def state_bytes(state: K20State, me: int, rotation: list[int], fixed: list[bytes
     parts.append(FINAL_TURNS[(0 if final_turns is None else 1 + _cap(final_turns, 6)) * 201
                              + _cap(state.turns, 200)])
     parts.append(fixed[3])
+    if len(fixed) > 4:  # the team variant (see constants)
+        parts.append(team_bytes(state, me, rotation, fixed[4]))
     return b"".join(parts)
 

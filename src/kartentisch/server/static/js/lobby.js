@@ -2,11 +2,12 @@
 // its links (or open a person's seat to anyone in the lobby); see the open tables, watch
 // them or take a free seat.
 
-import {reason as reasonText, t} from "./i18n.js";
+import {reason, setParamHook, t} from "./i18n.js";
 import {api, copyText, h, replace} from "./util.js";
 import {gameModule} from "./games/index.js";
 import {hostedTables, rememberHosting} from "./host.js";
 import {checkName, myName, rememberName} from "./names.js";
+import {teamName} from "./teams.js";
 
 const SEARCH_BOTS = ["ismcts", "pimc"];
 const CLOCKS = [null, 30, 60, 120, 300];
@@ -57,6 +58,36 @@ export function showLobby(root) {
   }
 
   function game() { return view.games.find((g) => g.name === view.form.game); }
+
+  /** A refusal of the new table in words: a rules option's name and value in it read as the
+   * form shows them (its label, its value's words), not as the game's notation. */
+  function reasonText(error) {
+    const words = (view.words[view.form.game] || {}).options || [];
+    setParamHook((name, value) => {
+      if (name === "name") {
+        const found = words.find((o) => o.name === value);
+        return found && found.label ? t(found.label) : null;
+      }
+      if (name === "value" && typeof value === "string") {
+        // the option this form set to ``value`` (one changed from its default first)
+        const g = game();
+        const set = words.filter((o) => o.words && o.words[value] &&
+                                        view.form.options[o.name] === value);
+        const changed = set.filter((o) => {
+          const option = g && g.options.find((x) => x.name === o.name);
+          return option && String(option.default) !== value;
+        });
+        const found = changed[0] || set[0];
+        return found ? t(found.words[value]) : null;
+      }
+      return null;
+    });
+    try {
+      return reason(error);
+    } finally {
+      setParamHook(null);
+    }
+  }
 
   function optionControl(option) {
     const id = `opt-${option.name}`;
@@ -297,6 +328,18 @@ export function showLobby(root) {
     refreshTables();
   }
 
+  /** Who sits at a listed table (a free seat said as such); in a team game by team, so a
+   * person taking a free seat knows whose partner they become. */
+  function seatsText(table) {
+    const one = (s) => s.kind === "human" ?
+      (s.open ? t("free seat") : s.name ? `${s.name} (${s.connected ? t("here") : t("away")})` :
+        s.connected ? t("person (here)") : t("person (away)")) :
+      botLabel(s.bot);
+    if (!table.teams || !table.teams.length) return table.seats.map(one).join(", ");
+    return table.teams.map((seats, i) =>
+      `${teamName(i)}: ${seats.map((n) => one(table.seats[n])).join(", ")}`).join("; ");
+  }
+
   function renderTables() {
     if (!tables.length) { replace(tablesBox, h("p", {}, t("No open table right now."))); return; }
     replace(tablesBox, h("ul", {class: "tables"}, tables.map((table) => {
@@ -305,10 +348,7 @@ export function showLobby(root) {
         h("strong", {}, table.title), " · ",
         t("{players} players", {players: table.players}), " · ",
         t("move {move}", {move: table.move}), " · ",
-        table.seats.map((s) => s.kind === "human" ?
-          (s.open ? t("free seat") : s.name ? `${s.name} (${s.connected ? t("here") : t("away")})` :
-            s.connected ? t("person (here)") : t("person (away)")) :
-          botLabel(s.bot)).join(", "), " ",
+        seatsText(table), " ",
         free.length ? h("button", {type: "button", class: "primary take-seat",
                                    onclick: (e) => takeSeat(table, e.currentTarget)},
           t("Take a seat")) : null, " ",

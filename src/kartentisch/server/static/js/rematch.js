@@ -3,6 +3,7 @@
 // their own link), and the tally of the series so far.
 
 import {t, tn} from "./i18n.js";
+import {members, teamTag, winningTeams} from "./teams.js";
 import {api, h, replace} from "./util.js";
 
 /** What to do at the end: offer a rematch, accept one, or show who accepted. ``offer``:
@@ -32,11 +33,12 @@ export function goToRematch(answer, keepHost) {
   location.hash = answer.link.replace(/^#/, "");
 }
 
-/** Who played whom in this series, and how often each person won (filled in when the
- * server answers; empty for a table that is not part of a series yet). */
+/** Who played whom in this series, and how often each person (in a team game: each team)
+ * won (filled in when the server answers; empty for a table that is not part of a series
+ * yet). A rematch keeps seats and options, so the same seats form the same teams. */
 const tallies = new Map();
 
-export function seriesTally(tableId, seatName) {
+export function seriesTally(tableId, seatName, teams = []) {
   if (tallies.has(tableId)) return tallies.get(tableId);  // asked once per table
   const box = h("section", {class: "series", id: "series", "aria-live": "polite"});
   tallies.set(tableId, box);
@@ -44,6 +46,10 @@ export function seriesTally(tableId, seatName) {
     if (status !== 200 || !data || data.tables.length < 2) return;
     const wins = new Map();
     const finished = data.tables.filter((g) => g.status === "finished" && g.returns);
+    if (teams.length) {
+      replace(box, teamTally(finished, teams, seatName));
+      return;
+    }
     for (const game of finished) {
       const best = Math.max(...game.returns);
       game.returns.forEach((r, seat) => {
@@ -65,3 +71,20 @@ export function seriesTally(tableId, seatName) {
   return box;
 }
 
+/** The series by team: each team (its letter and this table's players) and its wins. */
+function teamTally(finished, teams, seatName) {
+  const wins = teams.map(() => 0);
+  for (const game of finished) {
+    for (const i of winningTeams(teams, game.returns)) wins[i] += 1;
+  }
+  return [
+    h("h3", {}, tn("The series so far: {n} game", "The series so far: {n} games",
+                   finished.length, {n: finished.length})),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Team")),
+                                 h("th", {scope: "col"}, t("Players")),
+                                 h("th", {scope: "col"}, t("Games won")))),
+      h("tbody", {}, teams.map((seats, i) =>
+        h("tr", {dataset: {team: i}}, h("td", {}, teamTag(i)), h("td", {}, members(seats, seatName)),
+          h("td", {class: "wins"}, String(wins[i]))))))];
+}

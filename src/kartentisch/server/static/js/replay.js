@@ -5,6 +5,7 @@ import {gameModule} from "./games/index.js";
 import {number, reason, setParamHook, t, tn} from "./i18n.js";
 import {reviewPanel} from "./review.js";
 import {felt} from "./seats.js";
+import {teamName, teamOf, teamResult, teamResultText} from "./teams.js";
 import {h, replace} from "./util.js";
 
 export function showReplay(root, params) {
@@ -92,6 +93,9 @@ export function showReplay(root, params) {
         raw.push(ev);
         const text = mod.event(ev, {...ui(), events: raw});
         if (text) events.push({text, kind: ev.kind});
+        if (ev.kind === "game_over" && data.teams && data.teams.length && data.returns) {
+          events.push({text: teamResultText(data.teams, data.returns, name), kind: "team-result"});
+        }
       }
     }
     const info = {...ui(), events: raw};
@@ -102,15 +106,17 @@ export function showReplay(root, params) {
     const me = /^\d+$/.test(st.view) ? Number(st.view) : null;
     const obs = frame.observation;
     const parts = mod.board({obs, legal: [], acting: false, seat: me, finished: !!finished,
+                             options: data.options || {},
                              reveal: finished ? data.reveal : null, hint: null}, info);
     const toMove = data.frames[st.index + 1] ? data.frames[st.index + 1].seat : null;
     const seatInfo = (seat) => {
       const kind = data.seats && data.seats[seat];
       const bot = kind && typeof kind === "object" ? kind.kind === "bot" : kind && kind !== "human";
       const line = mod.playerInfo(obs, seat, info);
-      return {seat, name: name(seat), initial: data.names && data.names[seat] ? data.names[seat] : String(seat), bot: !!bot, botMark: bot ? t("Bot") : null, kind: null,
+      const team = teamOf(data.teams, seat);
+      return {seat, name: name(seat), team, initial: data.names && data.names[seat] ? data.names[seat] : String(seat), bot: !!bot, botMark: bot ? t("Bot") : null, kind: null,
               line, toMove: toMove === seat, clock: "", out: mod.out(obs, seat),
-              label: [name(seat), line].join(", ")};
+              label: [name(seat), team === null ? null : teamName(team), line].filter(Boolean).join(", ")};
     };
     const button = (id, label, target) => h("button", {type: "button", id, onclick: () => go(target()),
       disabled: id === "first" || id === "back" ? st.index === 0 : st.index === last}, label);
@@ -137,9 +143,12 @@ export function showReplay(root, params) {
       felt({players: data.players, me: parts.mine ? me : null, seatInfo, label: t("Players")}, parts),
       finished ? null : parts.below || null,
       finished ? h("section", {class: "end"}, h("h2", {}, t("Game over")),
-        mod.summary(obs, data.returns, data.reveal, info)) : null,
+        mod.summary(obs, data.returns, data.reveal, info),
+        teamResult(data.teams, data.returns, {name, me,
+          score: mod.teamScore ? (seats) => mod.teamScore(obs, seats) : null})) : null,
       h("section", {class: "log", "aria-label": t("Log")}, h("h2", {}, t("Log")),
-        h("ol", {}, events.slice(-150).map((l) => h("li", {class: `ev-${l.kind}`}, l.text)))),
+        h("ol", {tabindex: "0", "aria-label": t("Log")},  // scrollable: reachable by keyboard
+          events.slice(-150).map((l) => h("li", {class: `ev-${l.kind}`}, l.text)))),
       upload));
   }
 

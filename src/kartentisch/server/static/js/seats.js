@@ -4,6 +4,7 @@
 // game's short line (cards, chips, points), the turn as a ring and the clock at the seat.
 // Used by the table and the replay; the game modules give the seats' and the centre's parts.
 
+import {teamTag} from "./teams.js";
 import {h} from "./util.js";
 
 const COLOURS = ["#b5472f", "#2f6fb5", "#8a3fb5", "#b58a2f", "#2f9e8f", "#b52f6f", "#5a7d2f", "#6b5b4b"];
@@ -19,22 +20,31 @@ export function seatPositions(players, me) {
   return others.map((s, k) => [k === 0 ? "left" : k === n - 1 ? "right" : "top", s]);
 }
 
-/** A seat's initial in its colour (a person's first letter, or the seat number). */
-function avatar(seat, label) {
+/** A seat's initial in its colour (a person's first letter, or the seat number); in a team
+ * game in its team's colour, with the team's letter as a badge on its corner (the words
+ * "Team A" for screen readers beside it). */
+function avatar(seat, label, team = null) {
   const letter = (label || "").trim().charAt(0).toUpperCase() || String(seat);
-  return h("span", {class: "avatar", "aria-hidden": "true",
-                    style: `background:${COLOURS[seat % COLOURS.length]}`}, letter);
+  if (team === null) {
+    return h("span", {class: "avatar", "aria-hidden": "true",
+                      style: `background:${COLOURS[seat % COLOURS.length]}`}, letter);
+  }
+  return h("span", {class: "avatar-team"},
+    h("span", {class: "avatar", "aria-hidden": "true"}, letter), teamTag(team));
 }
 
-/** One seat: ``info`` = {seat, name, kind (words), bot (bool), line, clock, toMove, out}. */
+/** One seat: ``info`` = {seat, name, kind (words), bot (bool), line, clock, toMove, out,
+ * team (its index, or null)}; a team's seat carries the team's band and letter (teams.js). */
 function seatItem(info, position, content) {
   const classes = ["seat", `pos-${position}`, info.me ? "me" : "opponent"];
   if (info.toMove) classes.push("to-move");
   if (info.out) classes.push("out");
-  return h("li", {class: classes.join(" "), dataset: {seat: info.seat},
+  const team = info.team === null || info.team === undefined ? null : info.team;
+  if (team !== null) classes.push("in-team", `team-${team}`);
+  return h("li", {class: classes.join(" "), dataset: team === null ? {seat: info.seat} : {seat: info.seat, team},
                   "aria-current": info.toMove ? "true" : null, "aria-label": info.label},
     h("div", {class: "seat-head"},
-      avatar(info.seat, info.initial),
+      avatar(info.seat, info.initial, team),
       h("span", {class: "seat-name player-name"}, info.name),
       info.bot ? h("span", {class: "bot-mark", title: info.botMark}, info.botShort || info.botMark) : null,
       info.toMove ? h("span", {class: "seat-clock", dataset: {clock: info.seat}}, info.clock || "") : null),

@@ -17,6 +17,7 @@ import {connectionBanner, openConnection, otherTabBanner, unknownLinkView} from 
 import {leaveButton, standInBanner} from "./standin.js";
 import {goToRematch, rematchControls, seriesTally} from "./rematch.js";
 import {waitingPanel} from "./waiting.js";
+import {teamName, teamOf, teamResult, teamResultText, teamsBar} from "./teams.js";
 
 export function showTable(root, {token = null, watcher = false, host = null}) {
   // The host token: from a #host= address, or remembered for the table of this seat link;
@@ -271,7 +272,17 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
             acting: !!(st.update && st.update.legal.length)};
   }
 
-  /** What the felt shows at a seat: name, kind, the game's line, turn and clock. */
+  /** The table's teams (seats of each; [] when everyone plays alone). */
+  function teams() { return (st.table && st.table.teams) || []; }
+
+  /** A team's score when the game keeps one (its module's ``teamScore``), else null. */
+  function teamScore() {
+    const game = mod();
+    if (!game.teamScore || !st.update) return null;
+    return (seats) => game.teamScore(st.update.observation, seats);
+  }
+
+  /** What the felt shows at a seat: name, kind, the game's line, turn, clock and team. */
   function seatInfo(seat) {
     const u = st.update;
     const s = st.table.seats[seat] || {seat, kind: "human"};
@@ -280,10 +291,12 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
     const kind = bot ? null : s.left ? t("person (a bot stands in)") : s.connected ? t("person (here)") :
       t("person (away)");
     const line = mod().playerInfo(u.observation, seat, ui());
-    return {seat, name: name(seat), initial: s.name || String(seat), bot, botMark: bot ? botLabel(s.bot) : null,
+    const team = teamOf(teams(), seat);
+    return {seat, name: name(seat), team, initial: s.name || String(seat), bot, botMark: bot ? botLabel(s.bot) : null,
             botShort: bot ? (s.strength ? `${t("Bot")} ${s.strength}` : t("Bot")) : null,
             kind, line, toMove: turn, clock: turn ? seatClock() : "", out: mod().out(u.observation, seat),
-            label: [name(seat), bot ? botLabel(s.bot) : null, kind, line, turn ? t("to move") : null]
+            label: [name(seat), team === null ? null : teamName(team), bot ? botLabel(s.bot) : null,
+                    kind, line, turn ? t("to move") : null]
               .filter(Boolean).join(", ")};
   }
 
@@ -309,6 +322,9 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       while (marks.length && marks[0].at <= i) lines.push({text: marks.shift().text, kind: "clock"});
       const text = mod().event(ev, ui());
       if (text) lines.push({text, kind: ev.kind});
+      if (ev.kind === "game_over" && teams().length && st.update.returns) {
+        lines.push({text: teamResultText(teams(), st.update.returns, name), kind: "team-result"});
+      }
     });
     for (const mark of marks) lines.push({text: mark.text, kind: "clock"});
     const shown = lines.slice(-150);
@@ -339,7 +355,8 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       h("h2", {}, closed ? t("The table is closed") : t("Game over")),
       closed ? h("p", {}, t("The host closed the table; what was played stays its record.")) :
         mod().summary(u.observation, u.returns, u.reveal, ui()),
-      closed ? null : seriesTally(tableId, (seat) => seatLabel(st.table.seats, seat)),
+      closed ? null : teamResult(teams(), u.returns, {name, score: teamScore(), me: st.watcher ? null : st.seat}),
+      closed ? null : seriesTally(tableId, (seat) => seatLabel(st.table.seats, seat), teams()),
       h("div", {class: "row"},
         closed ? null : rematchControls({offer: st.rematchOffer, seat: st.seat,
                                          watcher: st.watcher && !st.host, name,
@@ -431,6 +448,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
       h("button", {type: "button", id: "hint", dataset: {key: "hint"}, onclick: askHint}, t("Hint")) : null;
     const parts = mod().board({
       obs: u.observation, legal: u.legal, acting: info.acting, seat: st.seat,
+      options: st.table.options || {},
       finished: u.status === "finished", reveal: u.reveal || null, hint: st.hint}, info);
     replace(root, h("section", {class: `table-view game-${st.table.game}${mine ? " my-turn" : ""}`,
                                dataset: {move: u.move, status: u.status, seat: st.seat ?? "watch",
@@ -442,6 +460,7 @@ export function showTable(root, {token = null, watcher = false, host = null}) {
         settings()),
       banners(),
       waitingPanel(st.table, {host: st.host, name, start: () => send({type: "start"})}),
+      teamsBar(teams(), {name, score: teamScore(), me: st.watcher ? null : st.seat}),
       h("div", {class: `turn${mine ? " mine" : ""}`, id: "turn", role: "status"},
         h("strong", {}, turnLine()), " ", clockElement(u, clockInfo()),
         " ", hintButton, " ", seatButtons()),

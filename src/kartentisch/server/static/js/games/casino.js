@@ -323,4 +323,6 @@ export default {
   reset() { sel = {card: null, items: []}; },
   board, event, playerInfo, summary, param, describeMove,
   out() { return false; },
+  /** A partnership's points (its side's score; null when every seat scores alone). */
+  teamScore(obs, seats) { return obs.scores.length === obs.players ? null : obs.scores[sideOf(obs, seats[0])]; },
 };

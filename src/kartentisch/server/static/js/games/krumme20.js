@@ -19,6 +19,12 @@ const PHASE_HELP = {
   sitout: N("compensation for sitting out: draw one (or with 5 cards put a lowest on your score pile), or pass"),
   over: N("the game is over"),
 };
+// With the rules option compensation=take the compensation is a card taken like the 1's
+// action, and the steps ask for that instead of a draw.
+const TAKE_HELP = {
+  loss: N("compensation for a taken card: take one like the 1's action, or pass"),
+  sitout: N("compensation for sitting out: take one like the 1's action (or with 5 cards put a lowest on your score pile), or pass"),
+};
 const FOULS = {
   over: N("the total went over the target"),
   three_zeros_over: N("three 0s turned the total over the target"),
@@ -99,6 +105,12 @@ function revealed(obs, reveal) {
           draw_pile: all(reveal.draw_pile || []), sitting_out: obs.sitting_out.map(() => false)};
 }
 
+/** What the step asks for, as the table's rules options read it. */
+function stepHelp(phase, options) {
+  if (options && options.compensation === "take" && TAKE_HELP[phase]) return TAKE_HELP[phase];
+  return PHASE_HELP[phase] || phase;
+}
+
 function board(view, ui) {
   const obs = view.finished ? revealed(view.obs, view.reveal) : view.obs;
   const moves = view.legal.map((m) => ({...m, ...parseMove(m.text)}));
@@ -112,7 +124,7 @@ function board(view, ui) {
       h("span", {}, " / ", String(obs.target))),
     obs.zeros ? h("p", {}, ui.tn("{n} zero in a row", "{n} zeros in a row", obs.zeros)) : null,
     obs.phase !== "over" ? h("p", {class: "phase"},
-      ui.t("{name}: {step}", {name: ui.name(obs.current_player), step: ui.t(PHASE_HELP[obs.phase] || obs.phase)})) : null,
+      ui.t("{name}: {step}", {name: ui.name(obs.current_player), step: ui.t(stepHelp(obs.phase, view.options))})) : null,
     obs.final_turns !== null && obs.final_turns !== undefined && obs.phase !== "over" ?
       h("p", {class: "warn"}, ui.t("Final lap.")) : null,
     h("div", {class: "piles"},
@@ -295,4 +307,11 @@ export default {
   reset() { sel = {choices: null}; },
   board, event, playerInfo, summary, param, describeMove,
   out() { return false; },
+  /** A team's score in the team game: the engine's team points (the sum of its players'
+   * score piles), or that sum where the observation has none. */
+  teamScore(obs, seats) {
+    const index = (obs.teams || []).findIndex((team) => team.join() === seats.join());
+    if (index >= 0 && obs.team_points) return obs.team_points[index];
+    return seats.reduce((sum, s) => sum + obs.points[s], 0);
+  },
 };
