@@ -202,13 +202,13 @@ def fit(demos: Demonstrations, obs_size: int, feature_size: int, *,
     """Fit the DMC network to ``demos`` (see the module docstring); ``held_out`` of the
     decisions are kept apart to measure agreement with the teacher. Stops after ``epochs``
     or ``minutes``, whichever comes first."""
-    from kartentisch.rl.train import build_network
+    from kartentisch.rl.train import build_network, load_numpy
 
     torch = _torch()
     torch.manual_seed(seed)
     net = build_network(torch, obs_size, feature_size, hidden)
     if init is not None:
-        _load_numpy(torch, net, init)
+        load_numpy(torch, net, init)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(demos))
@@ -248,17 +248,6 @@ def accuracy(torch: Any, net: Any, demos: Demonstrations, idx: I64) -> float:
         rights = [_batch_loss(torch, net, demos, idx[b:b + 4096], 0.0)[1]
                   for b in range(0, len(idx), 4096)]
     return float(torch.cat(rights).mean())
-
-
-def _load_numpy(torch: Any, net: Any, network: QNetwork) -> None:
-    """Copy a numpy network's weights into the PyTorch one."""
-    with torch.no_grad():
-        for layer, weight, bias in ((net.obs, network.w_obs, network.b1),
-                                    (net.l2, network.w2, network.b2),
-                                    (net.l3, network.w3, network.b3)):
-            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(weight.T)))
-            layer.bias.copy_(torch.from_numpy(bias))
-        net.act.weight.copy_(torch.from_numpy(np.ascontiguousarray(network.w_act.T)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
