@@ -124,6 +124,13 @@ def test_a_team_game_between_two_people_and_two_bots(server: Server, browser: An
     assert "(dein Team)" not in german.nth(0).inner_text()
     assert not axe_violations(anna), axe_violations(anna)
     assert not axe_violations(bert), axe_violations(bert)
+    # every name is whole on both pages, the phone's three seats in a row too ("Platz 2"
+    # was cut to "Pl…" beside the team badge and the bot mark)
+    for page in pages:
+        cut = page.eval_on_selector_all(
+            ".felt .seat-name", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
+            ".map(e => e.textContent)")
+        assert cut == [], cut
     for _ in range(4):  # a few moves, then the pictures of a team game under way
         if table_state(anna)["status"] == "finished":
             break
