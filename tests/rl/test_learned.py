@@ -39,6 +39,28 @@ def test_weights_round_trip(tmp_path) -> None:
     assert np.allclose(back.q_values(obs, feats), net.q_values(obs, feats), rtol=0.05, atol=0.5)
 
 
+def test_a_save_cut_short_leaves_the_old_weights_whole(tmp_path, monkeypatch) -> None:
+    """A trainer killed (here: a full disk) while saving leaves the previous file, not half
+    of the new one, and no temporary file; a name without ``.npz`` gets it, as numpy does."""
+    import os
+
+    old = _network(0)
+    old.save(tmp_path / "kk")
+    path = tmp_path / "kk.npz"
+    assert QNetwork.load(path).info == {"test": True}
+
+    def full_disk(_fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        _network(1).save(path)
+    monkeypatch.undo()
+    kept = QNetwork.load(path)
+    assert np.array_equal(kept.w_obs, old.w_obs.astype(np.float16).astype(np.float32))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kk.npz"]
+
+
 def test_bad_weights_files_are_refused(tmp_path) -> None:
     path = tmp_path / "bad.npz"
     path.write_bytes(b"not a zip")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from kartentisch.core.records import write_atomically
 
 if TYPE_CHECKING:
     from kartentisch.arena.runner import ArenaResult
@@ -21,28 +22,13 @@ def write_file(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path``: a regular file atomically (temporary file, fsync, rename),
     anything else (a device, a pipe) directly, never replacing it. Every failure, a full disk
     included, raises ``OSError``."""
-    import os
-    import tempfile
-
     target = Path(path)
     if target.exists() and not target.is_file():
         with open(target, "wb") as file:
             file.write(data)
             file.flush()
         return
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                         suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_atomically(target, data)
 
 
 def plot_png(result: ArenaResult) -> bytes:

@@ -561,8 +561,9 @@ def _decode(text: str, path: str | Path) -> Any:
                      path=name, digits=exc.digits) from None
 
 
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` so that a crash leaves the old file or the new one.
+def write_atomically(path: str | Path, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8; or bytes as they are) to ``path`` so that a crash leaves the
+    old file or the new one.
 
     The text goes to a temporary file beside ``path``, is flushed to disk (``fsync``) and
     renamed over ``path`` (atomic on POSIX and Windows); the directory is synced as well,
@@ -577,8 +578,9 @@ def write_atomically(path: str | Path, text: str) -> None:
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                          suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, mode)

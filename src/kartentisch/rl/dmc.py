@@ -21,6 +21,7 @@ the package small; computed in float32), plus ``info`` (a JSON text about the tr
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,12 +32,22 @@ import numpy as np
 import numpy.typing as npt
 
 from kartentisch.core.errors import KartentischError
+from kartentisch.core.records import write_atomically
 
 WEIGHTS_FORMAT: Final = "kartentisch-dmc/1"
 """The ``format`` of a weights file; raised when the layout changes."""
 ARRAYS: Final = ("w_obs", "w_act", "b1", "w2", "b2", "w3", "b3")
 
 F32 = npt.NDArray[np.float32]
+
+
+def save_npz(path: str | Path, **arrays: Any) -> None:
+    """``numpy.savez_compressed`` written atomically (temporary file, fsync, rename): a
+    trainer killed while saving leaves the previous file whole."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    name = str(path)
+    write_atomically(name if name.endswith(".npz") else name + ".npz", buffer.getvalue())
 
 
 @dataclass(frozen=True)
@@ -89,12 +100,13 @@ class QNetwork:
         return {name: getattr(self, name) for name in ARRAYS}
 
     def save(self, path: str | Path) -> None:
-        """Write the weights file (float16 arrays; see the module docstring)."""
+        """Write the weights file (float16 arrays; see the module docstring) so that a crash
+        leaves the old file or the new one, never half of it (``.npz`` is added to a name
+        without it, as numpy does)."""
         arrays = {name: getattr(self, name).astype(np.float16) for name in ARRAYS}
-        np.savez_compressed(
-            path, format=np.array(WEIGHTS_FORMAT), game=np.array(self.game),
-            obs_size=np.array(self.obs_size), feature_size=np.array(self.feature_size),
-            info=np.array(json.dumps(dict(self.info), sort_keys=True)), **arrays)
+        save_npz(path, format=np.array(WEIGHTS_FORMAT), game=np.array(self.game),
+                 obs_size=np.array(self.obs_size), feature_size=np.array(self.feature_size),
+                 info=np.array(json.dumps(dict(self.info), sort_keys=True)), **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> QNetwork:

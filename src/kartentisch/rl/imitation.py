@@ -39,7 +39,7 @@ import numpy.typing as npt
 from kartentisch.bots.registry import build_bot
 from kartentisch.core.registry import load_game
 from kartentisch.core.rng import derive_seed
-from kartentisch.rl.dmc import QNetwork
+from kartentisch.rl.dmc import QNetwork, save_npz
 from kartentisch.rl.encodings import encoding_for
 
 F16 = npt.NDArray[np.float16]
@@ -64,9 +64,9 @@ class Demonstrations:
         return len(self.chosen)
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, obs=self.obs, feats=self.feats, start=self.start,
-                            chosen=self.chosen, returns=self.returns,
-                            games=np.array(self.games), seconds=np.array(self.seconds))
+        save_npz(path, obs=self.obs, feats=self.feats, start=self.start,
+                 chosen=self.chosen, returns=self.returns,
+                 games=np.array(self.games), seconds=np.array(self.seconds))
 
     @classmethod
     def load(cls, path: str | Path) -> Demonstrations:
